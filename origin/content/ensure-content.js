@@ -1,0 +1,152 @@
+'use strict';
+// Builds a preset's content directory if it is missing (or when forced), atomically: ffmpeg
+// writes into a hidden temp directory next to the target, and only a complete build (MPD,
+// segments, segment index, build record) is renamed into place. An interrupted or failed
+// build never leaves a half-written preset that the origin would serve, and never destroys
+// the previous good one.
+const fs = require('node:fs');
+const path = require('node:path');
+const { getPreset } = require('./presets');
+const { dashEncodeArgs, runFfmpeg } = require('./encode-dash');
+const { writeSegmentIndex } = require('./segment-index');
+
+const BUILD_RECORD = 'content.json';
+
+function contentPath(contentDir, name) {
+  return path.join(contentDir, name);
+}
+
+/** True when dir holds a finished build (the build record is written last). */
+function isBuilt(dir) {
+  return ['manifest.mpd', 'index.json', BUILD_RECORD].every((f) => fs.existsSync(path.join(dir, f)));
+}
+
+function readBuildRecord(dir) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, BUILD_RECORD), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {object} opts
+ * @param {string} opts.preset         preset name (see presets.js)
+ * @param {string} opts.contentDir     parent directory of all content
+ * @param {string} [opts.name]         output directory name (default: the preset name)
+ * @param {string} [opts.inputFile]    package this video instead of the synthetic source
+ * @param {number} [opts.durationSeconds]  override the preset's length
+ * @param {boolean} [opts.force]       rebuild even if present
+ * @param {(e: {phase: string, fraction?: number, message?: string}) => void} [opts.onProgress]
+ * @param {AbortSignal} [opts.signal]  stops ffmpeg; the partial build is removed
+ * @returns {Promise<{dir: string, built: boolean}>}
+ */
+async function ensureContent(opts) {
+  const preset = getPreset(opts.preset);
+  const name = opts.name || opts.preset;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new Error(`content name "${name}" must be letters, digits, '.', '_' or '-' (it becomes a URL path segment)`);
+  }
+  const onProgress = opts.onProgress || (() => {});
+  const target = contentPath(opts.contentDir, name);
+  if (!opts.force && isBuilt(target)) return { dir: target, built: false };
+
+  if (opts.inputFile && !fs.existsSync(opts.inputFile)) {
+    throw new Error(`input file not found: ${opts.inputFile}`);
+  }
+  fs.mkdirSync(opts.contentDir, { recursive: true });
+  removeAbandonedBuilds(opts.contentDir, name);
+  const temp = fs.mkdtempSync(path.join(opts.contentDir, `.${name}.partial-${process.pid}-`));
+  const started = Date.now();
+  try {
+    const durationSeconds = opts.durationSeconds ?? (opts.inputFile ? await probeDuration(opts.inputFile) : preset.durationSeconds);
+    onProgress({ phase: 'encode', fraction: 0, message: `encoding ${name}: ${preset.ladder.length} rungs, ${durationSeconds} s` });
+    const args = dashEncodeArgs(preset, { outDir: temp, inputFile: opts.inputFile, durationSeconds: opts.durationSeconds });
+    await runFfmpeg(args, {
+      expectedSeconds: durationSeconds,
+      signal: opts.signal,
+      onProgress: (fraction) => onProgress({ phase: 'encode', fraction }),
+    });
+    onProgress({ phase: 'index', message: 'building segment index' });
+    await writeSegmentIndex(temp);
+    const record = {
+      preset: preset.name,
+      description: preset.description,
+      inputFile: opts.inputFile ? path.resolve(opts.inputFile) : null,
+      durationSeconds,
+      fps: preset.fps,
+      segmentSeconds: preset.segmentSeconds,
+      ladder: preset.ladder,
+      builtAt: new Date().toISOString(),
+      buildSeconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+    fs.writeFileSync(path.join(temp, BUILD_RECORD), `${JSON.stringify(record, null, 2)}\n`);
+    replaceDir(temp, target);
+    onProgress({ phase: 'done', message: `${name} ready in ${record.buildSeconds} s: ${target}` });
+    return { dir: target, built: true };
+  } catch (err) {
+    fs.rmSync(temp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+// Swap the finished build in with renames only, so a reader sees either the old or the new
+// directory, and the old one is deleted only after the new one is in place.
+function replaceDir(temp, target) {
+  if (!fs.existsSync(target)) {
+    fs.renameSync(temp, target);
+    return;
+  }
+  const old = `${target}.old-${process.pid}-${Date.now()}`;
+  fs.renameSync(target, old);
+  fs.renameSync(temp, target);
+  fs.rmSync(old, { recursive: true, force: true });
+}
+
+// A build killed with SIGKILL (or a power cut) leaves its temp directory behind; the pid in
+// its name tells whether its builder is gone. Live builders (another process building the same
+// preset right now) are left alone.
+function removeAbandonedBuilds(contentDir, name) {
+  const prefix = `.${name}.partial-`;
+  for (const entry of fs.readdirSync(contentDir)) {
+    if (!entry.startsWith(prefix)) continue;
+    const pid = Number.parseInt(entry.slice(prefix.length), 10);
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+    fs.rmSync(path.join(contentDir, entry), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+function probeDuration(file) {
+  const { execFile } = require('node:child_process');
+  return new Promise((resolve, reject) => {
+    execFile('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], (err, stdout, stderr) => {
+      if (err) {
+        reject(new Error(err.code === 'ENOENT' ? 'ffprobe not found: install ffmpeg (npm run setup)' : `cannot read ${file}: ${stderr.trim() || err.message}`));
+        return;
+      }
+      const seconds = Number.parseFloat(stdout);
+      if (!(seconds > 0)) reject(new Error(`cannot tell the duration of ${file} (ffprobe said "${stdout.trim()}")`));
+      else resolve(seconds);
+    });
+  });
+}
+
+/** Presets/content directories present under contentDir (finished builds only). */
+function listContent(contentDir) {
+  if (!fs.existsSync(contentDir)) return [];
+  return fs
+    .readdirSync(contentDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && isBuilt(path.join(contentDir, d.name)))
+    .map((d) => ({ name: d.name, record: readBuildRecord(path.join(contentDir, d.name)) }));
+}
+
+module.exports = { ensureContent, listContent, isBuilt, readBuildRecord };

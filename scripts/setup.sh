@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Brings a fresh machine (Debian bookworm, Node 20) to the point where every npm script works:
+# system packages, node_modules, and the player bundle. Cheap when there is nothing to do, so
+# `npm run origin` and `npm test` call it every time.
+#   --quiet   say nothing unless something is installed or built
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quiet=0
+[ "${1:-}" = "--quiet" ] && quiet=1
+say() { [ "$quiet" = 1 ] || echo "setup: $*"; }
+act() { echo "setup: $*"; }
+
+# command -> Debian package providing it
+declare -A NEED=(
+  [ffmpeg]=ffmpeg
+  [ffprobe]=ffmpeg
+  [chromium]=chromium
+  [openssl]=openssl
+  [socat]=socat
+  [ip]=iproute2
+)
+missing=()
+for cmd in "${!NEED[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup: missing system packages: ${missing[*]}" >&2
+    echo "setup: install them as root: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  act "installing system packages: ${missing[*]} (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js 20 or newer is needed (found $(node --version 2>/dev/null || echo none))" >&2
+  exit 1
+fi
+
+# node_modules: reinstall when the lock file changed since the last install.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp=node_modules/.lab-setup-lock-hash
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  act "installing node modules (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  echo "$lock_hash" >"$stamp"
+fi
+
+# The player bundle: rebuild when any browser-side source is newer than the last build.
+bundle_stamp=dist/player/.build-stamp
+if [ ! -f "$bundle_stamp" ] || [ -n "$(find player shared webpack.config.js package-lock.json -newer "$bundle_stamp" -print -quit 2>/dev/null)" ]; then
+  act "building the player bundle (webpack)"
+  npx --no-install webpack --mode production >/tmp/dash-transport-lab-webpack.log 2>&1 || {
+    cat /tmp/dash-transport-lab-webpack.log >&2
+    echo "setup: webpack build failed" >&2
+    exit 1
+  }
+  touch "$bundle_stamp"
+fi
+say "ready"
