@@ -36,13 +36,14 @@ function readBuildRecord(dir) {
  * @param {string} [opts.name]         output directory name (default: the preset name)
  * @param {string} [opts.inputFile]    package this video instead of the synthetic source
  * @param {number} [opts.durationSeconds]  override the preset's length
+ * @param {object} [opts.overrides]    preset fields to replace (e.g. a smaller ladder for a quick test)
  * @param {boolean} [opts.force]       rebuild even if present
  * @param {(e: {phase: string, fraction?: number, message?: string}) => void} [opts.onProgress]
  * @param {AbortSignal} [opts.signal]  stops ffmpeg; the partial build is removed
  * @returns {Promise<{dir: string, built: boolean}>}
  */
 async function ensureContent(opts) {
-  const preset = getPreset(opts.preset);
+  const preset = { ...getPreset(opts.preset), ...(opts.overrides || {}) };
   const name = opts.name || opts.preset;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
     throw new Error(`content name "${name}" must be letters, digits, '.', '_' or '-' (it becomes a URL path segment)`);

@@ -1,0 +1,167 @@
+'use strict';
+// QoE metric definitions, written once and used by the player page, the QoE runner and the
+// report. Everything is computed from a playback's event timeline, so the same numbers come
+// out wherever the timeline is summarized (live on the page, or later from saved JSON).
+//
+// Definitions (paper 002 §4 unless noted):
+// - startup delay: from the load request to the first frame playing.
+// - seek wait: from a seek request to playback resuming at the target; a seek during startup or
+//   during another seek's wait ends that wait and starts its own.
+// - rebuffering: a stall during playback (not startup, not a seek wait) until playback resumes;
+//   instances and total time are both reported.
+// - rebuffer rate = rebuffer time / (rebuffer time + media play time).
+// - average playback bitrate: the rendered representation's bitrate weighted by the wall time
+//   it was playing (what the viewer actually saw, not what was downloaded).
+// - average downloaded bitrate: the representations' bitrates weighted by segment duration, over
+//   every segment downloaded (including ones never played).
+// - switches: rendered quality changes after the first quality; magnitude in bits/s.
+//
+// Timeline events, all with `t` in milliseconds on one clock (the page's performance.now()):
+//   {type:'load', t}                           playback requested
+//   {type:'playing', t}                        frames are advancing
+//   {type:'stall', t}                          playback stopped for lack of data
+//   {type:'seek', t, from, to}                 seek requested (media seconds)
+//   {type:'pause', t} / {type:'ended', t}      the viewer paused / the media ended
+//   {type:'quality', t, bandwidth, representationId}   rendered quality changed
+//   {type:'segment', t, bandwidth, durationSeconds, bytes}  a media segment finished downloading
+
+const STATES = Object.freeze({ IDLE: 'idle', STARTUP: 'startup', PLAYING: 'playing', STALLED: 'stalled', SEEKING: 'seeking', PAUSED: 'paused', ENDED: 'ended' });
+
+function checkTimeline(events) {
+  if (!Array.isArray(events)) throw new TypeError('timeline must be an array of events');
+  let last = -Infinity;
+  events.forEach((e, i) => {
+    if (!e || typeof e.type !== 'string') throw new TypeError(`timeline event ${i} has no type`);
+    if (!Number.isFinite(e.t)) throw new TypeError(`timeline event ${i} (${e.type}) has no finite time t`);
+    if (e.t < last) throw new RangeError(`timeline event ${i} (${e.type}) at ${e.t} ms is earlier than the one before (${last} ms)`);
+    last = e.t;
+  });
+}
+
+/**
+ * @param {object[]} events  the timeline, in time order
+ * @param {object} [opts]
+ * @param {number} [opts.now]  the time to close open intervals at (default: the last event's t)
+ * @returns {object} the QoE summary (times in seconds, bitrates in bits/s)
+ */
+function summarizePlayback(events, { now } = {}) {
+  checkTimeline(events);
+  const end = now ?? (events.length ? events[events.length - 1].t : 0);
+  let state = STATES.IDLE;
+  let since = 0; // when the current state began
+  let loadAt = null;
+  let startupMs = null;
+  let playMs = 0;
+  let rebufferMs = 0;
+  let rebufferInstances = 0;
+  let bitrate = null; // rendered bandwidth right now
+  let bitrateTimeMs = 0;
+  let bitrateWeighted = 0;
+  let lastQuality = null;
+  const switches = [];
+  const seeks = [];
+  let openSeek = null;
+  const downloads = { segments: 0, bytes: 0, seconds: 0, weighted: 0 };
+
+  function leave(t) {
+    const dt = t - since;
+    if (state === STATES.PLAYING) {
+      playMs += dt;
+      if (bitrate !== null) {
+        bitrateTimeMs += dt;
+        bitrateWeighted += bitrate * dt;
+      }
+    } else if (state === STATES.STALLED) {
+      rebufferMs += dt;
+    }
+    since = t;
+  }
+  function enter(next, t) {
+    leave(t);
+    state = next;
+  }
+
+  for (const e of events) {
+    switch (e.type) {
+      case 'load':
+        enter(STATES.STARTUP, e.t);
+        loadAt = e.t;
+        break;
+      case 'playing':
+        if (state === STATES.STARTUP && startupMs === null) startupMs = e.t - loadAt;
+        if (state === STATES.SEEKING && openSeek) {
+          openSeek.waitSeconds = (e.t - openSeek.t) / 1000;
+          openSeek = null;
+        }
+        if (state !== STATES.ENDED) enter(STATES.PLAYING, e.t);
+        break;
+      case 'stall':
+        // Only a stall while playing is a rebuffer; startup and seek waits are their own metrics.
+        if (state === STATES.PLAYING) {
+          enter(STATES.STALLED, e.t);
+          rebufferInstances += 1;
+        }
+        break;
+      case 'seek': {
+        if (openSeek) openSeek.superseded = true;
+        openSeek = { t: e.t, from: e.from ?? null, to: e.to ?? null, waitSeconds: null };
+        seeks.push(openSeek);
+        // A seek during startup ends startup without a first frame; its wait is the seek's.
+        enter(STATES.SEEKING, e.t);
+        break;
+      }
+      case 'pause':
+        if (state === STATES.PLAYING || state === STATES.STALLED) enter(STATES.PAUSED, e.t);
+        break;
+      case 'ended':
+        enter(STATES.ENDED, e.t);
+        break;
+      case 'quality':
+        if (!Number.isFinite(e.bandwidth)) throw new TypeError(`quality event at ${e.t} ms has no bandwidth`);
+        leave(e.t);
+        if (lastQuality !== null && e.bandwidth !== lastQuality) {
+          switches.push({ t: e.t, from: lastQuality, to: e.bandwidth, magnitude: Math.abs(e.bandwidth - lastQuality) });
+        }
+        lastQuality = e.bandwidth;
+        bitrate = e.bandwidth;
+        break;
+      case 'segment':
+        downloads.segments += 1;
+        downloads.bytes += e.bytes || 0;
+        if (Number.isFinite(e.durationSeconds) && Number.isFinite(e.bandwidth)) {
+          downloads.seconds += e.durationSeconds;
+          downloads.weighted += e.bandwidth * e.durationSeconds;
+        }
+        break;
+      default:
+        // Other events (buffer samples, logs) ride along in the timeline but do not change QoE.
+        break;
+    }
+  }
+  leave(end);
+
+  const playSeconds = playMs / 1000;
+  const rebufferSeconds = rebufferMs / 1000;
+  const finishedSeeks = seeks.filter((s) => s.waitSeconds !== null);
+  const magnitudes = switches.map((s) => s.magnitude);
+  return {
+    state,
+    startupDelaySeconds: startupMs === null ? null : startupMs / 1000,
+    playSeconds,
+    rebufferSeconds,
+    rebufferInstances,
+    rebufferRate: rebufferSeconds + playSeconds > 0 ? rebufferSeconds / (rebufferSeconds + playSeconds) : 0,
+    seeks: seeks.map(({ t, from, to, waitSeconds, superseded }) => ({ t, from, to, waitSeconds, superseded: Boolean(superseded) })),
+    meanSeekWaitSeconds: finishedSeeks.length ? finishedSeeks.reduce((s, x) => s + x.waitSeconds, 0) / finishedSeeks.length : null,
+    averagePlaybackBitrate: bitrateTimeMs > 0 ? bitrateWeighted / bitrateTimeMs : null,
+    averageDownloadedBitrate: downloads.seconds > 0 ? downloads.weighted / downloads.seconds : null,
+    switchCount: switches.length,
+    switchMagnitudeTotal: magnitudes.reduce((a, b) => a + b, 0),
+    switchMagnitudeMean: magnitudes.length ? magnitudes.reduce((a, b) => a + b, 0) / magnitudes.length : 0,
+    switches,
+    segmentsDownloaded: downloads.segments,
+    bytesDownloaded: downloads.bytes,
+  };
+}
+
+module.exports = { summarizePlayback, STATES };

@@ -1,0 +1,157 @@
+'use strict';
+// Starts Debian's Chromium (Playwright's own browser downloads do not work on these machines)
+// as a child process we own, and drives it with playwright-core over CDP. Owning the process
+// means we know its PID: every exit path (close(), a hard timeout, an exception, process exit,
+// Ctrl-C) ends exactly the browser we started, by its process group, and removes its profile.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
+
+// Flags that work headless as root on these machines (../shared/FACTS.md); without the
+// background-networking ones Chromium keeps trying to reach Google's hosts.
+const BASE_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-default-apps',
+  '--mute-audio',
+  // Headless tabs are otherwise throttled as if hidden, which skews playback timing.
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+const running = new Set();
+let hooksInstalled = false;
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+function installExitHooks() {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  // Last resort, synchronous: nothing async runs in an 'exit' handler.
+  process.on('exit', () => {
+    for (const r of running) {
+      killGroup(r.child, 'SIGKILL');
+      fs.rmSync(r.userDataDir, { recursive: true, force: true });
+    }
+  });
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.on(sig, () => {
+      for (const r of running) killGroup(r.child, 'SIGKILL');
+      // Only decide the exit ourselves when nobody else listens for the signal.
+      if (process.listenerCount(sig) === 1) process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
+    });
+  }
+}
+
+function chromiumExecutable() {
+  const exe = process.env.CHROMIUM_PATH || DEFAULT_EXECUTABLE;
+  if (!fs.existsSync(exe)) {
+    throw new Error(`Chromium not found at ${exe}: run "npm run setup" (installs Debian's chromium) or set CHROMIUM_PATH`);
+  }
+  return exe;
+}
+
+function waitForDevtoolsUrl(child, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => done(new Error(`Chromium did not start within ${timeoutMs} ms: ${stderr.slice(-2000)}`)), timeoutMs);
+    function done(err, url) {
+      clearTimeout(timer);
+      child.stderr.off('data', onData);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(url);
+    }
+    function onData(chunk) {
+      stderr = (stderr + chunk).slice(-8000);
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+      if (m) done(null, m[1]);
+    }
+    function onExit(code, signal) {
+      done(new Error(`Chromium exited during start (${signal || `exit ${code}`}): ${stderr.slice(-2000)}`));
+    }
+    child.stderr.on('data', onData);
+    child.on('exit', onExit);
+    child.on('error', (err) => done(err));
+  });
+}
+
+/**
+ * @param {object} [opts]
+ * @param {string[]} [opts.args]        extra Chromium flags
+ * @param {number} [opts.timeoutMs]     hard limit on the browser's whole life (default 5 min)
+ * @param {boolean} [opts.ignoreHTTPSErrors]  accept the origin's self-signed certificate (default true)
+ * @returns {Promise<{browser, context, page, pid: number, close: () => Promise<void>}>}
+ */
+async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true } = {}) {
+  const { chromium } = require('playwright-core');
+  installExitHooks();
+  const exe = chromiumExecutable();
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-'));
+  // detached: Chromium becomes the leader of its own process group, so its renderer, GPU and
+  // utility processes can be ended together through the PID we hold, and nothing else.
+  const child = spawn(exe, [...BASE_ARGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', ...args, 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  const record = { child, userDataDir };
+  running.add(record);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+
+  let closing = null;
+  const close = () => {
+    if (!closing) {
+      closing = (async () => {
+        clearTimeout(timer);
+        if (browser) await Promise.race([browser.close().catch(() => {}), delay(3000)]);
+        killGroup(child, 'SIGTERM');
+        if ((await Promise.race([exited.then(() => 'exited'), delay(3000)])) !== 'exited') {
+          killGroup(child, 'SIGKILL');
+          await Promise.race([exited, delay(2000)]);
+        }
+        running.delete(record);
+        fs.rmSync(userDataDir, { recursive: true, force: true });
+      })();
+    }
+    return closing;
+  };
+  const timer = setTimeout(() => {
+    close();
+  }, timeoutMs);
+  timer.unref();
+
+  let browser = null;
+  try {
+    const wsUrl = await waitForDevtoolsUrl(child, 30000);
+    browser = await chromium.connectOverCDP(wsUrl, { timeout: 30000 });
+    const context = await browser.newContext({ ignoreHTTPSErrors });
+    const page = await context.newPage();
+    return { browser, context, page, pid: child.pid, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+function delay(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+module.exports = { launchChromium, chromiumExecutable, BASE_ARGS };
