@@ -9,25 +9,7 @@ const path = require('node:path');
 const { getPreset } = require('./presets');
 const { dashEncodeArgs, runFfmpeg } = require('./encode-dash');
 const { writeSegmentIndex } = require('./segment-index');
-
-const BUILD_RECORD = 'content.json';
-
-function contentPath(contentDir, name) {
-  return path.join(contentDir, name);
-}
-
-/** True when dir holds a finished build (the build record is written last). */
-function isBuilt(dir) {
-  return ['manifest.mpd', 'index.json', BUILD_RECORD].every((f) => fs.existsSync(path.join(dir, f)));
-}
-
-function readBuildRecord(dir) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, BUILD_RECORD), 'utf8'));
-  } catch {
-    return null;
-  }
-}
+const { BUILD_RECORD, isBuilt, listContent, readBuildRecord } = require('./content-listing');
 
 /**
  * @param {object} opts
@@ -139,15 +121,6 @@ function probeDuration(file) {
       else resolve(seconds);
     });
   });
-}
-
-/** Presets/content directories present under contentDir (finished builds only). */
-function listContent(contentDir) {
-  if (!fs.existsSync(contentDir)) return [];
-  return fs
-    .readdirSync(contentDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && isBuilt(path.join(contentDir, d.name)))
-    .map((d) => ({ name: d.name, record: readBuildRecord(path.join(contentDir, d.name)) }));
 }
 
 module.exports = { ensureContent, listContent, isBuilt, readBuildRecord };

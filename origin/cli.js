@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+'use strict';
+// npm run origin -- [options]: builds the content preset if absent, then serves it.
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { startOrigin, DEFAULTS } = require('./start-origin');
+
+function usage() {
+  return `Usage: npm run origin -- [options]
+
+Serves the player page, MPDs, segments and segment indexes over three listeners:
+HTTP/1.1 (keep-alive), HTTP/1.0-style (a new TCP connection per request) and HTTP/2 over TLS.
+Before serving, builds the content preset if it is not there yet (see npm run content -- --help).
+
+Options:
+  --host ADDR          bind address (default ${DEFAULTS.host})
+  --http11-port N      HTTP/1.1 port (default ${DEFAULTS.http11Port}; 0 = any free port)
+  --http10-port N      HTTP/1.0-style port (default ${DEFAULTS.http10Port})
+  --h2-port N          HTTP/2 (TLS) port (default ${DEFAULTS.h2Port})
+  --content-dir DIR    content root (default ${DEFAULTS.contentDir})
+  --data-dir DIR       certificate and logs (default ${DEFAULTS.dataDir})
+  --log FILE           request log, NDJSON (default <data-dir>/logs/requests-<time>.ndjson)
+  --preset NAME        content preset to build if absent (default sample; "none" skips)
+  -h, --help           show this help
+`;
+}
+
+function fail(message) {
+  process.stderr.write(`origin: ${message}\nRun "npm run origin -- --help" for usage.\n`);
+  process.exit(2);
+}
+
+function port(value, name) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${name} must be a port number 0-65535, got "${value}"`);
+  return n;
+}
+
+async function main(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string' },
+        'http11-port': { type: 'string' },
+        'http10-port': { type: 'string' },
+        'h2-port': { type: 'string' },
+        'content-dir': { type: 'string' },
+        'data-dir': { type: 'string' },
+        log: { type: 'string' },
+        preset: { type: 'string', default: 'sample' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    return fail(err.message);
+  }
+  if (values.help) {
+    process.stdout.write(usage());
+    return;
+  }
+  const contentDir = path.resolve(values['content-dir'] || DEFAULTS.contentDir);
+  const dataDir = path.resolve(values['data-dir'] || DEFAULTS.dataDir);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const logFile = path.resolve(values.log || path.join(dataDir, 'logs', `requests-${stamp}.ndjson`));
+  const options = {
+    host: values.host || DEFAULTS.host,
+    http11Port: port(values['http11-port'], '--http11-port') ?? DEFAULTS.http11Port,
+    http10Port: port(values['http10-port'], '--http10-port') ?? DEFAULTS.http10Port,
+    h2Port: port(values['h2-port'], '--h2-port') ?? DEFAULTS.h2Port,
+    contentDir,
+    dataDir,
+    logFile,
+  };
+
+  let stopping = false;
+  let origin = null;
+  const controller = new AbortController();
+  const stop = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    controller.abort();
+    if (origin) await origin.close();
+    process.stderr.write(`origin: stopped (${signal})\n`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  if (values.preset !== 'none') {
+    // Required here, not at the top: `--preset none` must work without the content tooling.
+    const { ensureContent } = require('./content/ensure-content');
+    const { createProgressBar } = require('./content/progress-bar');
+    const bar = createProgressBar(`building ${values.preset}`);
+    try {
+      const { built } = await ensureContent({
+        preset: values.preset,
+        contentDir,
+        signal: controller.signal,
+        onProgress: (e) => {
+          if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
+          else if (e.phase === 'encode') process.stderr.write(`origin: first run: ${e.message}\n`);
+          else if (e.phase === 'index') bar.done();
+          else if (e.phase === 'done') process.stderr.write(`origin: ${e.message}\n`);
+        },
+      });
+      if (!built) process.stderr.write(`origin: content "${values.preset}" present in ${contentDir}\n`);
+    } catch (err) {
+      bar.done();
+      if (stopping) return;
+      return fail(`cannot build content "${values.preset}": ${err.message}`);
+    }
+  }
+
+  try {
+    origin = await startOrigin(options);
+  } catch (err) {
+    process.stderr.write(`origin: ${err.message}\n`);
+    process.exit(1);
+  }
+  if (stopping) return origin.close();
+  const mpd = values.preset !== 'none' ? `/?mpd=/content/${values.preset}/manifest.mpd` : '/';
+  const lines = [
+    'dash-transport-lab origin is serving:',
+    `  HTTP/1.1        ${origin.urls.http11}${mpd}`,
+    `  HTTP/1.0-style  ${origin.urls.http10}${mpd}`,
+    `  HTTP/2 (TLS)    ${origin.urls.h2}${mpd}`,
+    `content:       ${contentDir}`,
+    `request log:   ${origin.logFile}`,
+    `TLS SPKI sha256 (for --ignore-certificate-errors-spki-list): ${origin.spkiSha256}`,
+    'Ctrl-C stops it.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((err) => {
+    process.stderr.write(`origin: ${err.stack || err.message}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { main, usage };

@@ -1,0 +1,24 @@
+'use strict';
+const path = require('node:path');
+
+const TYPES = {
+  '.mpd': 'application/dash+xml',
+  '.m4s': 'video/iso.segment',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.json': 'application/json; charset=utf-8',
+  '.ndjson': 'application/x-ndjson; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+function contentTypeFor(file) {
+  return TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream';
+}
+
+module.exports = { contentTypeFor };
