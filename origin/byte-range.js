@@ -30,7 +30,7 @@ function parseByteRange(header, size) {
     return { start: Math.max(0, size - n), end: size - 1 };
   }
   const start = Number(r[1]);
-  const end = r[2] === '' ? size - 1 : Number(r[2]);
+  const end = r[2] === '' ? Infinity : Number(r[2]);
   if (end < start) return null; // invalid range-spec: ignore (RFC 9110 §14.1.1)
   if (start >= size) return { unsatisfiable: true };
   return { start, end: Math.min(end, size - 1) };

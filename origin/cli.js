@@ -4,6 +4,7 @@
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { startOrigin, DEFAULTS } = require('./start-origin');
+const { getPreset } = require('./content/presets');
 
 function usage() {
   return `Usage: npm run origin -- [options]
@@ -60,6 +61,13 @@ async function main(argv) {
   if (values.help) {
     process.stdout.write(usage());
     return;
+  }
+  if (values.preset !== 'none') {
+    try {
+      getPreset(values.preset);
+    } catch (err) {
+      return fail(err.message);
+    }
   }
   const contentDir = path.resolve(values['content-dir'] || DEFAULTS.contentDir);
   const dataDir = path.resolve(values['data-dir'] || DEFAULTS.dataDir);

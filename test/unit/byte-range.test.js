@@ -1,0 +1,35 @@
+'use strict';
+const { parseByteRange } = require('../../origin/byte-range');
+
+describe('parseByteRange (size 1000)', () => {
+  test.each([
+    ['no header', undefined, null],
+    ['first 100', 'bytes=0-99', { start: 0, end: 99 }],
+    ['middle', 'bytes=500-599', { start: 500, end: 599 }],
+    ['open ended', 'bytes=900-', { start: 900, end: 999 }],
+    ['end past size is clamped', 'bytes=900-5000', { start: 900, end: 999 }],
+    ['suffix', 'bytes=-100', { start: 900, end: 999 }],
+    ['suffix longer than the file', 'bytes=-5000', { start: 0, end: 999 }],
+    ['last byte', 'bytes=999-999', { start: 999, end: 999 }],
+    ['spaces and case', ' Bytes = 10 - 19 ', { start: 10, end: 19 }],
+    ['start past end of file', 'bytes=1000-', { unsatisfiable: true }],
+    ['start far past end', 'bytes=5000-6000', { unsatisfiable: true }],
+    ['zero-length suffix', 'bytes=-0', { unsatisfiable: true }],
+    // Ignored (served whole, 200) per RFC 9110: not our unit, or not a valid range-spec.
+    ['other unit', 'items=0-5', null],
+    ['end before start', 'bytes=50-10', null],
+    ['garbage', 'bytes=abc', null],
+    ['just a dash', 'bytes=-', null],
+    ['negative start', 'bytes=--5', null],
+    ['multi-range', 'bytes=0-1,5-6', null],
+    ['absurdly large numbers', 'bytes=99999999999999999999-', null],
+    ['not a string', ['bytes=0-1'], null],
+  ])('%s', (_name, header, expected) => {
+    expect(parseByteRange(header, 1000)).toEqual(expected);
+  });
+
+  test('an empty file cannot satisfy any range', () => {
+    expect(parseByteRange('bytes=0-', 0)).toEqual({ unsatisfiable: true });
+    expect(parseByteRange('bytes=-10', 0)).toEqual({ unsatisfiable: true });
+  });
+});
