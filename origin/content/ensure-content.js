@@ -31,7 +31,7 @@ async function ensureContent(opts) {
     throw new Error(`content name "${name}" must be letters, digits, '.', '_' or '-' (it becomes a URL path segment)`);
   }
   const onProgress = opts.onProgress || (() => {});
-  const target = contentPath(opts.contentDir, name);
+  const target = path.join(opts.contentDir, name);
   if (!opts.force && isBuilt(target)) return { dir: target, built: false };
 
   if (opts.inputFile && !fs.existsSync(opts.inputFile)) {
