@@ -1,0 +1,74 @@
+'use strict';
+// The real thing end to end: the `sample` preset (built as `npm run origin` builds it), the
+// origin on its three listeners, stock dash.js on the player page in Debian's Chromium.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startOrigin } = require('../../origin/start-origin');
+const { ensureContent } = require('../../origin/content/ensure-content');
+const { launchChromium } = require('../../testbed/chromium');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const CONTENT_DIR = path.join(REPO, 'content');
+
+let origin;
+let dataDir;
+const requests = [];
+
+beforeAll(async () => {
+  // First run on a fresh machine encodes the whole sample (about a minute on 2 cores).
+  await ensureContent({ preset: 'sample', contentDir: CONTENT_DIR });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-e2e-'));
+  origin = await startOrigin({
+    http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT_DIR, dataDir, log: (entry) => requests.push(entry),
+  });
+}, 300000);
+
+afterAll(async () => {
+  if (origin) await origin.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+// listener -> protocol Chromium must report in Resource Timing
+const CASES = [
+  ['http11', 'http/1.1'],
+  ['h2', 'h2'],
+  ['http10', 'http/1.1'],
+];
+
+test.each(CASES)('the sample plays over the %s listener (%s)', async (listener, protocol) => {
+  const browser = await launchChromium({ timeoutMs: 120000 });
+  try {
+    const pageErrors = [];
+    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
+    const base = origin.urls[listener];
+    const response = await browser.page.goto(`${base}/?mpd=/content/sample/manifest.mpd`);
+    expect(response.status()).toBe(200);
+    await browser.page.waitForFunction(() => window.lab && (window.lab.status.error || window.lab.status.currentTime > 4), null, {
+      timeout: 60000,
+      polling: 250,
+    });
+    const result = await browser.page.evaluate(() => {
+      const v = document.querySelector('video');
+      const q = v.getVideoPlaybackQuality();
+      return {
+        status: window.lab.status,
+        decoded: q.totalVideoFrames,
+        width: v.videoWidth,
+        protocols: [...new Set(performance.getEntriesByType('resource').map((e) => e.nextHopProtocol).filter(Boolean))],
+      };
+    });
+    expect(result.status.error).toBeNull();
+    expect(pageErrors).toEqual([]);
+    expect(result.status.currentTime).toBeGreaterThan(4);
+    expect(result.decoded).toBeGreaterThan(100);
+    expect(result.width).toBeGreaterThan(0);
+    expect(result.protocols).toEqual([protocol]);
+    // The origin saw the segments of this playback on this listener.
+    const port = Number(new URL(base).port);
+    const segmentsServed = requests.filter((r) => r.port === port && /chunk-\d+-\d+\.m4s$/.test(r.path) && r.status === 200);
+    expect(segmentsServed.length).toBeGreaterThanOrEqual(2);
+  } finally {
+    await browser.close();
+  }
+});
