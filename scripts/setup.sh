@@ -43,12 +43,16 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# node_modules: reinstall when the lock file changed since the last install.
-lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+# node_modules: reinstall when the lock file changed since the last install. `npm install`
+# rather than `npm ci`: npm 11 here writes lock files without other platforms' optional
+# packages (e.g. @unrs/resolver-binding-darwin-*), which `npm ci` then rejects as out of sync;
+# `npm install` installs exactly the locked versions all the same.
+lock_hash=$(sha256sum package.json package-lock.json | sha256sum | cut -d' ' -f1)
 stamp=node_modules/.lab-setup-lock-hash
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
-  act "installing node modules (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  act "installing node modules (npm install from package-lock.json)"
+  npm install --no-audit --no-fund --loglevel=error >/dev/null
+  lock_hash=$(sha256sum package.json package-lock.json | sha256sum | cut -d' ' -f1)
   echo "$lock_hash" >"$stamp"
 fi
 
