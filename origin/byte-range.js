@@ -2,36 +2,46 @@
 // Range header parsing for one resource of known size (RFC 9110 §14). The origin serves one
 // range per request: multi-range requests would need multipart/byteranges, which no DASH
 // player sends, so they are answered with the whole resource (200), as the RFC allows a
-// server to ignore Range.
+// server to ignore Range (§14.2). Anything that is not a valid single byte range is ignored
+// the same way: a server that guesses at a malformed range can only serve wrong bytes.
+
+// Decimal strings longer than this (after leading zeros) do not fit a double exactly; they are
+// far larger than any file here, so they are compared as "infinitely large" instead.
+const MAX_EXACT_DIGITS = 15;
+
+/** A byte position from its digits, or Infinity when it is too long to be a real position. */
+function position(digits) {
+  const significant = digits.replace(/^0+(?=\d)/, '');
+  return significant.length > MAX_EXACT_DIGITS ? Infinity : Number(significant);
+}
 
 /**
  * @param {string|undefined} header  the Range header value
  * @param {number} size              resource size in bytes
  * @returns {null | {start: number, end: number} | {unsatisfiable: true}}
- *   null: serve the whole resource (no header, or one the RFC says to ignore);
+ *   null: serve the whole resource (no header, or one the RFC lets us ignore);
  *   {start, end}: inclusive byte positions to serve with 206;
  *   {unsatisfiable: true}: answer 416 with Content-Range: bytes *\/size
  */
 function parseByteRange(header, size) {
-  if (header === undefined || header === null) return null;
   if (typeof header !== 'string') return null;
-  const m = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
-  if (!m) return null; // another unit, or garbage: ignore the header
-  const spec = m[1].trim();
-  if (spec.includes(',')) return null;
-  const r = /^(\d*)\s*-\s*(\d*)$/.exec(spec);
-  if (!r || (r[1] === '' && r[2] === '')) return null;
-  // Positions beyond 2^53 are nonsense for a file here; treat them as syntactically invalid.
-  if (r[1].length > 15 || r[2].length > 15) return null;
-  if (r[1] === '') {
-    // Suffix range: the last N bytes.
-    const n = Number(r[2]);
+  // The unit is case-insensitive (§14.1); whitespace around the parts is tolerated because
+  // being strict here would only turn a harmless request into a whole-file download.
+  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!m) return null; // another unit, a multi-range list, or garbage: ignore the header
+  const [, first, last] = m;
+  if (first === '' && last === '') return null;
+
+  if (first === '') {
+    // Suffix range: the last N bytes (§14.1.3); longer than the file means the whole file.
+    const n = position(last);
     if (n === 0 || size === 0) return { unsatisfiable: true };
     return { start: Math.max(0, size - n), end: size - 1 };
   }
-  const start = Number(r[1]);
-  const end = r[2] === '' ? Infinity : Number(r[2]);
-  if (end < start) return null; // invalid range-spec: ignore (RFC 9110 §14.1.1)
+  const start = position(first);
+  const end = last === '' ? Infinity : position(last);
+  // last < first is an invalid range-spec, which a server ignores (§14.1.1).
+  if (end < start) return null;
   if (start >= size) return { unsatisfiable: true };
   return { start, end: Math.min(end, size - 1) };
 }

@@ -4,10 +4,10 @@
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { startOrigin, DEFAULTS } = require('./start-origin');
-const { getPreset } = require('./content/presets');
 
 function usage() {
   return `Usage: npm run origin -- [options]
+       node origin/cli.js [options]
 
 Serves the player page, MPDs, segments and segment indexes over three listeners:
 HTTP/1.1 (keep-alive), HTTP/1.0-style (a new TCP connection per request) and HTTP/2 over TLS.
@@ -21,21 +21,45 @@ Options:
   --content-dir DIR    content root (default ${DEFAULTS.contentDir})
   --data-dir DIR       certificate and logs (default ${DEFAULTS.dataDir})
   --log FILE           request log, NDJSON (default <data-dir>/logs/requests-<time>.ndjson)
-  --preset NAME        content preset to build if absent (default sample; "none" skips)
+  --preset NAME        content preset (or group) to build if absent; the printed page
+                       URLs play its (first) MPD (default sample; "none" skips)
   -h, --help           show this help
 `;
 }
 
 function fail(message) {
-  process.stderr.write(`origin: ${message}\nRun "npm run origin -- --help" for usage.\n`);
+  process.stderr.write(`origin: ${message}\n\n${usage()}`);
   process.exit(2);
 }
 
 function port(value, name) {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${name} must be a port number 0-65535, got "${value}"`);
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(n <= 65535)) fail(`${name} must be a port number 0-65535, got "${value}"`);
   return n;
+}
+
+/** Builds one preset into contentDir unless it is there, showing progress on stderr. */
+async function buildIfAbsent(preset, contentDir, signal) {
+  const { ensureContent } = require('./content/ensure-content');
+  const { createProgressBar } = require('./content/progress-bar');
+  const bar = createProgressBar(`building ${preset}`);
+  try {
+    const { built } = await ensureContent({
+      preset,
+      contentDir,
+      signal,
+      onProgress: (e) => {
+        if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
+        else if (e.phase === 'encode') process.stderr.write(`origin: first run: ${e.message}\n`);
+        else if (e.phase === 'index') bar.done();
+        else if (e.phase === 'done') process.stderr.write(`origin: ${e.message}\n`);
+      },
+    });
+    if (!built) process.stderr.write(`origin: content "${preset}" present in ${contentDir}\n`);
+  } finally {
+    bar.done();
+  }
 }
 
 async function main(argv) {
@@ -62,9 +86,12 @@ async function main(argv) {
     process.stdout.write(usage());
     return;
   }
+  let presets = [];
   if (values.preset !== 'none') {
     try {
-      getPreset(values.preset);
+      // Required here, not at the top: `--preset none` must work without the content tooling.
+      // A group name ("paper-fdsp", "all") stands for several presets, each built if absent.
+      presets = require('./content/presets').resolvePresetNames(values.preset);
     } catch (err) {
       return fail(err.message);
     }
@@ -85,11 +112,19 @@ async function main(argv) {
 
   let stopping = false;
   let origin = null;
+  let building = null;
   const controller = new AbortController();
   const stop = async (signal) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C means "now": skip the orderly shutdown.
+      process.exit(130);
+    }
     stopping = true;
     controller.abort();
+    // The abort kills ffmpeg; waiting for the build to settle lets it remove its partial
+    // directory instead of leaving it (and possibly ffmpeg) behind. Bounded, so a stuck
+    // child cannot hold the exit.
+    if (building) await Promise.race([building.catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
     if (origin) await origin.close();
     process.stderr.write(`origin: stopped (${signal})\n`);
     process.exit(0);
@@ -97,39 +132,25 @@ async function main(argv) {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
-  if (values.preset !== 'none') {
-    // Required here, not at the top: `--preset none` must work without the content tooling.
-    const { ensureContent } = require('./content/ensure-content');
-    const { createProgressBar } = require('./content/progress-bar');
-    const bar = createProgressBar(`building ${values.preset}`);
+  for (const preset of presets) {
     try {
-      const { built } = await ensureContent({
-        preset: values.preset,
-        contentDir,
-        signal: controller.signal,
-        onProgress: (e) => {
-          if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
-          else if (e.phase === 'encode') process.stderr.write(`origin: first run: ${e.message}\n`);
-          else if (e.phase === 'index') bar.done();
-          else if (e.phase === 'done') process.stderr.write(`origin: ${e.message}\n`);
-        },
-      });
-      if (!built) process.stderr.write(`origin: content "${values.preset}" present in ${contentDir}\n`);
+      building = buildIfAbsent(preset, contentDir, controller.signal);
+      await building;
     } catch (err) {
-      bar.done();
-      if (stopping) return;
-      return fail(`cannot build content "${values.preset}": ${err.message}`);
+      if (stopping) return undefined;
+      process.stderr.write(`origin: cannot build content "${preset}": ${err.message}\n`);
+      process.exit(1);
     }
   }
 
+  if (stopping) return undefined;
   try {
     origin = await startOrigin(options);
   } catch (err) {
     process.stderr.write(`origin: ${err.message}\n`);
     process.exit(1);
   }
-  if (stopping) return origin.close();
-  const mpd = values.preset !== 'none' ? `/?mpd=/content/${values.preset}/manifest.mpd` : '/';
+  const mpd = presets.length > 0 ? `/?mpd=/content/${presets[0]}/manifest.mpd` : '/';
   const lines = [
     'dash-transport-lab origin is serving:',
     `  HTTP/1.1        ${origin.urls.http11}${mpd}`,

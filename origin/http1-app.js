@@ -5,10 +5,21 @@
 // what paper 003 measured as HTTP/1.0.
 const http = require('node:http');
 const express = require('express');
-const { logResponse } = require('./request-log');
+const { logResponse, logRejectedRequest } = require('./request-log');
+
+// What the parser's complaint means for the client, as node:http's own default handler maps it.
+const STATUS_FOR_CLIENT_ERROR = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
 
 /**
- * @param {object} opts { router, log, listener: 'http11'|'http10', closeEachConnection: boolean }
+ * @param {object} opts
+ * @param {Function} opts.router               the shared route table (routes.js)
+ * @param {object} opts.log                    request log (request-log.js)
+ * @param {'http11'|'http10'} opts.listener    name in logs and connection ids
+ * @param {boolean} opts.closeEachConnection   HTTP/1.0-style: one request per TCP connection
  * @returns {import('node:http').Server} not yet listening
  */
 function createHttp1Server({ router, log, listener, closeEachConnection }) {
@@ -20,19 +31,32 @@ function createHttp1Server({ router, log, listener, closeEachConnection }) {
   server.on('connection', (socket) => {
     socket.labConnectionId = `${listener}-${nextConnection++}`;
   });
+  const connectionInfo = (socket, httpVersion) => ({
+    protocol: `http/${httpVersion}`,
+    listener,
+    port: server.address().port,
+    connectionId: socket.labConnectionId,
+    streamId: null,
+  });
   app.use((req, res) => {
-    const protocol = `http/${req.httpVersion}`;
+    // Node closes the socket after a response carrying "Connection: close", whatever the
+    // client asked for; that is the whole HTTP/1.0-style policy.
     if (closeEachConnection) res.setHeader('Connection', 'close');
-    const info = { protocol, listener, port: server.address().port, connectionId: req.socket.labConnectionId, streamId: null };
+    const info = connectionInfo(req.socket, req.httpVersion);
     logResponse(log, req, res, info);
     router(req, res, info);
   });
   // A request the parser cannot read never reaches Express: answer it and drop the socket.
   server.on('clientError', (err, socket) => {
-    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+    if (err.code === 'ECONNRESET' || !socket.writable || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason] = STATUS_FOR_CLIENT_ERROR[err.code] || [400, 'Bad Request'];
+    logRejectedRequest(log, connectionInfo(socket, '1.1'), status);
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
-  // Sessions must not linger past close(): keep-alive sockets idle at most this long.
+  // Idle keep-alive connections end on their own after this; close() ends them at once.
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10000;
   server.requestTimeout = 30000;

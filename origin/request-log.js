@@ -28,19 +28,36 @@ function createRequestLog({ file, sink } = {}) {
       if (sink) sink(entry);
       if (stream) stream.write(`${JSON.stringify(entry)}\n`);
     },
+    /** Resolves once every line recorded so far is on disk (for tests and shutdown). */
+    flush() {
+      return new Promise((resolve) => {
+        if (!stream || stream.writableLength === 0) return resolve();
+        stream.write('', () => resolve());
+      });
+    },
     close() {
       return new Promise((resolve) => {
         if (!stream) return resolve();
-        stream.end(resolve);
+        const s = stream;
         stream = null;
+        s.end(resolve);
       });
     },
   };
 }
 
 /**
+ * @typedef {object} ConnectionInfo
+ * @property {'http/1.0'|'http/1.1'|'h2'} protocol  what the request was framed in
+ * @property {string} listener       which listener took it ('http11', 'http10', 'h2')
+ * @property {number} port           the listener's port
+ * @property {string} connectionId   stable per TCP connection (HTTP/1.x) or session (h2)
+ * @property {number|null} streamId  h2 stream id, null for HTTP/1.x
+ */
+
+/**
  * Logs req/res once the response is finished or the client went away.
- * @param {object} info  { protocol, listener, port, connectionId, streamId }
+ * @param {ConnectionInfo} info
  */
 function logResponse(log, req, res, info) {
   const started = process.hrtime.bigint();
@@ -61,12 +78,46 @@ function logResponse(log, req, res, info) {
       range: req.headers.range || null,
       status: res.statusCode,
       bytes: res.labBodyBytes || 0,
-      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
       aborted,
     });
   };
-  res.on('finish', () => write(false));
-  res.on('close', () => write(!res.writableFinished));
+  // Decided on 'close', which both APIs emit once per response, complete or not. 'finish'
+  // cannot tell: node:http2's compatibility layer emits it even for a stream the client reset.
+  res.on('close', () => write(wasCutShort(res)));
 }
 
-module.exports = { createRequestLog, logResponse };
+/**
+ * True when the response did not reach its end: not all of it was flushed (HTTP/1.x and h2),
+ * or the h2 stream closed with an error code (RST_STREAM from the client, session torn down).
+ */
+function wasCutShort(res) {
+  if (!res.writableFinished) return true;
+  const rstCode = res.stream ? res.stream.rstCode : undefined;
+  return rstCode !== undefined && rstCode !== 0; // 0 = NGHTTP2_NO_ERROR
+}
+
+/**
+ * Logs a request the HTTP/1.x parser refused before any handler saw it (bad request line,
+ * oversized headers, timeouts): the connection still carried a response, so it is counted.
+ * @param {ConnectionInfo} info
+ */
+function logRejectedRequest(log, info, status) {
+  log.record({
+    time: new Date().toISOString(),
+    protocol: info.protocol,
+    listener: info.listener,
+    port: info.port,
+    connectionId: info.connectionId,
+    streamId: null,
+    method: null,
+    path: null,
+    range: null,
+    status,
+    bytes: 0,
+    durationMs: 0,
+    aborted: false,
+  });
+}
+
+module.exports = { createRequestLog, logResponse, logRejectedRequest };

@@ -1,79 +1,140 @@
 'use strict';
-// The origin's routes, defined once and used by every listener (HTTP/1.1 through Express,
-// HTTP/1.0-style and HTTP/2 directly), so a response differs between listeners only in what
-// the protocol itself changes.
+// The origin's routes, defined once and used by every listener (HTTP/1.x through Express,
+// HTTP/2 directly), so a response differs between listeners only in what the protocol itself
+// changes.
 const fs = require('node:fs');
 const path = require('node:path');
 const { serveDirectory } = require('./serve-file');
 const { sendText, sendJson } = require('./responses');
 const { listContent } = require('./content/content-listing');
 
-const DASHJS_DIST = path.dirname(require.resolve('dashjs'));
+/**
+ * dash.js's browser build, exactly as published (never bundled or patched). dashjs's
+ * "exports" hide package.json from require.resolve, so the package root is found by walking
+ * up from its main entry, and the UMD directory is named explicitly: the entry a future
+ * version exports for require() need not be the browser build.
+ */
+function dashjsBrowserDir() {
+  let dir = path.dirname(require.resolve('dashjs'));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('dashjs: package root not found');
+    dir = parent;
+  }
+  const umd = path.join(dir, 'dist', 'modern', 'umd');
+  if (!fs.existsSync(path.join(umd, 'dash.all.min.js'))) throw new Error(`dashjs: ${umd}/dash.all.min.js is missing (npm ci)`);
+  return umd;
+}
 
 function setCors(res) {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified');
+  res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified, Cache-Control');
   // Without it, Resource Timing hides nextHopProtocol and timings of cross-origin responses,
   // and the player could not tell which protocol carried a segment.
   res.setHeader('Timing-Allow-Origin', '*');
 }
 
+function answerPreflight(res) {
+  res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', 'Range, If-Range, If-None-Match, If-Modified-Since');
+  res.setHeader('Access-Control-Max-Age', '86400');
+  res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+  res.setHeader('Content-Length', '0');
+  res.statusCode = 204;
+  res.end();
+}
+
 /**
- * @param {object} ctx  { contentDir, playerDir, info(): object }
- * @returns {(req, res, requestInfo) => void}
+ * The path part of a request target, exactly as sent: no URL normalisation, which would
+ * quietly turn "/content/../x" into "/x" and hide what was asked for (safe-path judges it).
+ * The absolute form ("GET http://host/path") is accepted as RFC 9112 §3.2.2 requires.
+ * @returns {string|null} null when the target is neither origin nor absolute form
+ */
+function requestPath(url) {
+  if (typeof url !== 'string') return null;
+  let target = url;
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  if (absolute) target = target.slice(absolute[0].length) || '/';
+  const p = target.split(/[?#]/, 1)[0];
+  return p.startsWith('/') ? p : null;
+}
+
+/**
+ * @param {object} ctx
+ * @param {string} ctx.contentDir   content root (<preset>/manifest.mpd, segments, index.json)
+ * @param {string} ctx.playerDir    the built player page (webpack output)
+ * @param {() => object} ctx.info   listener URLs and certificate hashes for /api/info
+ * @returns {(req, res, connectionInfo) => void}
  */
 function createRouter(ctx) {
   const content = serveDirectory(ctx.contentDir);
   const player = serveDirectory(ctx.playerDir);
-  const vendor = serveDirectory(DASHJS_DIST);
+  const vendor = serveDirectory(dashjsBrowserDir());
+  const playerIndex = path.join(ctx.playerDir, 'index.html');
+
+  const servePlayer = (req, res, rest) => {
+    // Checked per request (asynchronously): `npm run build` may run while the origin is up.
+    fs.access(playerIndex, (err) => {
+      if (err) return sendText(res, 503, `the player page is not built (${playerIndex} is missing): run "npm run build"\n`);
+      return player(req, res, rest === '' ? 'index.html' : rest);
+    });
+  };
 
   const routes = [
-    { prefix: '/healthz', exact: true, handle: (req, res) => sendText(res, 200, 'ok\n') },
+    { path: '/healthz', exact: true, handle: (req, res) => sendText(res, 200, 'ok\n') },
+    // Browsers ask for it on every page load; a 404 would show up as a console error in every
+    // scripted run and hide real ones.
     {
-      prefix: '/api/info',
+      path: '/favicon.ico',
       exact: true,
-      handle: (req, res, info) =>
-        sendJson(res, 200, { ...ctx.info(), requestProtocol: info.protocol, listener: info.listener, content: listContent(ctx.contentDir) }),
-    },
-    { prefix: '/content/', handle: (req, res, info, rest) => content(req, res, rest) },
-    // Stock dash.js exactly as published, never bundled or patched.
-    { prefix: '/vendor/', handle: (req, res, info, rest) => vendor(req, res, rest) },
-    {
-      prefix: '/',
-      handle: (req, res, info, rest) => {
-        if (!fs.existsSync(path.join(ctx.playerDir, 'index.html'))) {
-          return sendText(res, 503, `the player page is not built (${ctx.playerDir} is missing): run "npm run build"\n`);
-        }
-        return player(req, res, rest === '' ? 'index.html' : rest);
+      handle: (req, res) => {
+        res.statusCode = 204;
+        res.end();
       },
     },
+    {
+      path: '/api/info',
+      exact: true,
+      handle: (req, res, info) =>
+        sendJson(res, 200, {
+          ...ctx.info(),
+          requestProtocol: info.protocol,
+          listener: info.listener,
+          content: listContent(ctx.contentDir),
+        }),
+    },
+    { path: '/content/', handle: (req, res, info, rest) => content(req, res, rest) },
+    { path: '/vendor/', handle: (req, res, info, rest) => vendor(req, res, rest) },
+    {
+      path: '/player',
+      exact: true,
+      handle: (req, res) => {
+        res.setHeader('Location', '/player/'); // relative asset URLs need the trailing slash
+        sendText(res, 301, 'see /player/\n');
+      },
+    },
+    { path: '/player/', handle: (req, res, info, rest) => servePlayer(req, res, rest) },
+    // The page at the root too, so the printed URL is short; its assets are relative, so the
+    // same page works from "/" and "/player/".
+    { path: '/', handle: (req, res, info, rest) => servePlayer(req, res, rest) },
   ];
 
   return function route(req, res, info) {
     setCors(res);
-    // Keep the path exactly as sent: no URL normalisation, which would quietly turn
-    // "/content/../x" into "/x" and hide what was asked for. safe-path judges it.
-    const rawUrl = typeof req.url === 'string' ? req.url : '';
-    const rawPath = rawUrl.split('?')[0].split('#')[0];
-    if (!rawPath.startsWith('/')) return sendText(res, 400, 'request target must be an absolute path\n');
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', 'Range, If-Range, If-None-Match, If-Modified-Since');
-      res.setHeader('Access-Control-Max-Age', '86400');
-      res.statusCode = 204;
-      return res.end();
-    }
+    if (req.method === 'OPTIONS') return answerPreflight(res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD, OPTIONS');
       return sendText(res, 405, `method ${req.method} not allowed\n`);
     }
+    const rawPath = requestPath(req.url);
+    if (rawPath === null) return sendText(res, 400, 'request target must be an absolute path\n');
     for (const r of routes) {
-      if (r.exact ? rawPath === r.prefix : rawPath.startsWith(r.prefix)) {
-        return r.handle(req, res, info, rawPath.slice(r.prefix.length));
+      if (r.exact ? rawPath === r.path : rawPath.startsWith(r.path)) {
+        return r.handle(req, res, info, rawPath.slice(r.path.length));
       }
     }
     return sendText(res, 404, 'not found\n');
   };
 }
 
-module.exports = { createRouter, setCors };
+module.exports = { createRouter, setCors, requestPath };

@@ -19,9 +19,11 @@ const MAX_PATH_LENGTH = 1024;
 /**
  * @param {string} root      absolute directory
  * @param {string} urlPath   the path part of the request URL below the mount point, still
- *                           percent-encoded, e.g. "sample/chunk-1-00001.m4s"
+ *                           percent-encoded and without a leading "/",
+ *                           e.g. "sample/chunk-1-00001.m4s"
  * @returns {string} absolute file path inside root
- * @throws {UnsafePathError} with .status 400 (malformed) or 404 (not something we serve)
+ * @throws {UnsafePathError} with .status: 400 (malformed or escaping), 404 (not something we
+ *   serve: directories, hidden names) or 414 (longer than any content path)
  */
 function resolveSafePath(root, urlPath) {
   if (typeof urlPath !== 'string') throw new UnsafePathError('no path', 400);
@@ -35,17 +37,20 @@ function resolveSafePath(root, urlPath) {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(decoded)) throw new UnsafePathError('control character in path', 400);
   if (decoded.includes('\\')) throw new UnsafePathError('backslash in path', 400);
+  // The path is relative to the root; one that starts with "/" (e.g. "/content//etc/passwd",
+  // or an encoded "%2fetc") names a file somewhere else entirely.
+  if (decoded.startsWith('/')) throw new UnsafePathError('absolute path', 400);
   const segments = decoded.split('/');
   if (segments.some((s) => s === '..')) throw new UnsafePathError('".." in path', 400);
-  // A leading "/" is fine (it is relative to the mount point); "//" or an empty name is not a file.
-  const parts = segments.filter((s, i) => !(i === 0 && s === '') && s !== '.');
+  // "." segments are harmless and dropped; an empty name ("a//b", "dir/") is not a file.
+  const parts = segments.filter((s) => s !== '.');
   if (parts.length === 0 || parts.some((s) => s === '')) throw new UnsafePathError('not a file path', 404);
   if (parts.some((s) => s.startsWith('.'))) throw new UnsafePathError('hidden files are not served', 404);
   const rootAbs = path.resolve(root);
   const file = path.resolve(rootAbs, ...parts);
   // Belt and braces: after all the checks above this cannot fail, but it is the property that
   // matters, so it is checked on the final path itself.
-  if (file !== rootAbs && !file.startsWith(rootAbs + path.sep)) throw new UnsafePathError('path escapes the root', 400);
+  if (!file.startsWith(rootAbs + path.sep)) throw new UnsafePathError('path escapes the root', 400);
   return file;
 }
 

@@ -1,31 +1,63 @@
 'use strict';
-// Serves files from one directory. Written against the subset of the response API that
-// node:http and node:http2's compatibility layer share, so the HTTP/1.x and HTTP/2 listeners
-// run this exact code (Express cannot run on node:http2: it swaps the request prototype).
+// Serves files from one directory. Written against the subset of the request/response API
+// that node:http and node:http2's compatibility layer share, so the HTTP/1.x and HTTP/2
+// listeners run this exact code (Express cannot run on node:http2: it swaps the request
+// prototype). Method checks, OPTIONS and CORS belong to the router; this is GET/HEAD only.
 const fs = require('node:fs');
+const path = require('node:path');
+const { pipeline } = require('node:stream');
 const { resolveSafePath, UnsafePathError } = require('./safe-path');
 const { parseByteRange } = require('./byte-range');
 const { contentTypeFor } = require('./content-types');
-const { sendText } = require('./responses');
+const { clientGone, sendText } = require('./responses');
+
+// Segments keep their names across a `--force` rebuild while their bytes change, so they are
+// not immutable: a year-long max-age would let a CDN pair old segments with a new MPD for a
+// year. Five minutes bounds that window and still spares the origin repeated fetches of the
+// same segment by many players; after it the ETag (size + mtime, which a rebuild changes)
+// makes revalidation a cheap 304.
+const SEGMENT_MAX_AGE_SECONDS = 300;
 
 /**
- * Cache policy for a CDN in front of the origin. Segments and init segments of a build never
- * change under the same name except through an explicit `--force` rebuild, so a CDN may keep
- * them a day (the ETag changes with the rebuild); MPDs, indexes and the page must be
- * revalidated every time so a rebuild or a new player is seen at once.
+ * Cache policy for a CDN in front of the origin: media for a few minutes; MPDs, segment
+ * indexes and the page are revalidated on every use ("no-cache" = store but always ask,
+ * answered by a 304), because they decide which segments a player asks for.
  */
 function cacheControlFor(file) {
-  return /\.(m4s|mp4|m4v)$/i.test(file) ? 'public, max-age=86400' : 'no-cache';
+  return /\.(m4s|mp4|m4v|m4a)$/i.test(file) ? `public, max-age=${SEGMENT_MAX_AGE_SECONDS}` : 'no-cache';
 }
 
+/** A strong validator: a rebuild rewrites the file, changing its mtime (and usually size). */
 function etagFor(stat) {
   return `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
 }
 
-function etagMatches(header, etag) {
-  if (!header) return false;
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes do not matter. */
+function noneMatchHits(header, etag) {
   if (header.trim() === '*') return true;
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** 304 decision (RFC 9110 §13.2.2): If-None-Match wins; If-Modified-Since only without it. */
+function isNotModified(headers, etag, stat) {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) return noneMatchHits(inm, etag);
+  const since = Date.parse(headers['if-modified-since'] || '');
+  // HTTP dates have whole seconds; a file modified within the same second is "not newer".
+  return Number.isFinite(since) && since >= Math.floor(stat.mtimeMs / 1000) * 1000;
+}
+
+/**
+ * If-Range (RFC 9110 §13.1.5): the range applies only while the client's partial copy is the
+ * current one; otherwise the whole new file is sent. ETags compare strongly (a weak one never
+ * matches); a date must equal Last-Modified exactly.
+ */
+function rangeStillApplies(headers, etag, lastModified) {
+  const ifRange = headers['if-range'];
+  if (ifRange === undefined) return true;
+  const value = ifRange.trim();
+  if (value.startsWith('"') || value.startsWith('W/')) return value === etag;
+  return value === lastModified;
 }
 
 /**
@@ -44,16 +76,20 @@ function serveDirectory(root) {
     }
     fs.realpath(file, (realErr, real) => {
       if (realErr) return sendText(res, 404, 'not found\n');
-      try {
-        realRoot = realRoot || fs.realpathSync(root);
-      } catch {
-        return sendText(res, 404, 'not found\n');
+      if (realRoot === null) {
+        try {
+          realRoot = fs.realpathSync(root);
+        } catch {
+          return sendText(res, 404, 'not found\n'); // no root yet: retried on the next request
+        }
       }
-      // A symlink inside the root must not lead out of it.
-      if (!real.startsWith(realRoot + require('node:path').sep)) return sendText(res, 404, 'not found\n');
+      // The lexical checks in safe-path cannot see symlinks; a link inside the root must not
+      // lead out of it, so the resolved target itself has to be inside the resolved root.
+      if (!real.startsWith(realRoot + path.sep)) return sendText(res, 404, 'not found\n');
       fs.stat(real, (statErr, stat) => {
         if (statErr || !stat.isFile()) return sendText(res, 404, 'not found\n');
-        sendFile(req, res, real, stat);
+        if (clientGone(res)) return undefined;
+        return sendFile(req, res, real, stat);
       });
     });
   };
@@ -61,25 +97,24 @@ function serveDirectory(root) {
 
 function sendFile(req, res, file, stat) {
   const etag = etagFor(stat);
+  const lastModified = stat.mtime.toUTCString();
   res.setHeader('Content-Type', contentTypeFor(file));
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('ETag', etag);
-  res.setHeader('Last-Modified', stat.mtime.toUTCString());
+  res.setHeader('Last-Modified', lastModified);
   res.setHeader('Cache-Control', cacheControlFor(file));
 
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
-  if (inm ? etagMatches(inm, etag) : ims && Date.parse(ims) >= Math.floor(stat.mtimeMs / 1000) * 1000) {
+  if (isNotModified(req.headers, etag, stat)) {
     res.statusCode = 304;
     return res.end();
   }
 
-  // If-Range: a range only applies while the client's copy is still the current one.
-  const ifRange = req.headers['if-range'];
-  const rangeHeader = ifRange && ifRange.trim() !== etag ? undefined : req.headers.range;
+  const rangeHeader = rangeStillApplies(req.headers, etag, lastModified) ? req.headers.range : undefined;
   const range = parseByteRange(rangeHeader, stat.size);
   if (range && range.unsatisfiable) {
     res.setHeader('Content-Range', `bytes */${stat.size}`);
+    // A 416 is only true of this version of the file: a cache must not keep it past a rebuild.
+    res.setHeader('Cache-Control', 'no-store');
     return sendText(res, 416, 'range not satisfiable\n');
   }
   const start = range ? range.start : 0;
@@ -90,18 +125,19 @@ function sendFile(req, res, file, stat) {
   res.setHeader('Content-Length', String(length));
   if (req.method === 'HEAD' || length === 0) return res.end();
 
-  const stream = fs.createReadStream(file, { start, end });
-  stream.on('data', (chunk) => {
+  // Streamed, never read whole: segments of the paper presets reach megabytes and many are
+  // in flight at once.
+  const body = fs.createReadStream(file, { start, end });
+  body.on('data', (chunk) => {
+    // Counted as handed to the response; for an aborted response this can exceed what
+    // reached the client by what sat in socket buffers.
     res.labBodyBytes = (res.labBodyBytes || 0) + chunk.length;
   });
-  stream.on('error', () => {
-    // Headers are out already; all that is left is to cut the response short.
-    if (typeof res.destroy === 'function') res.destroy();
-    else res.stream.close();
-  });
-  // A client that goes away must not keep the file open.
-  res.on('close', () => stream.destroy());
-  stream.pipe(res);
+  // pipeline destroys both ends on any failure: a client that hangs up closes the file, and
+  // a read error cuts the response (RST / closed socket) instead of leaving it hanging with
+  // a Content-Length it can no longer meet. The request log records it as aborted.
+  pipeline(body, res, () => {});
+  return undefined;
 }
 
-module.exports = { serveDirectory, cacheControlFor, etagFor };
+module.exports = { serveDirectory, cacheControlFor, etagFor, isNotModified, rangeStillApplies, SEGMENT_MAX_AGE_SECONDS };

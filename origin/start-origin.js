@@ -49,7 +49,9 @@ function urlHost(host) {
 /**
  * @param {object} [options]  see DEFAULTS; plus logFile (NDJSON path) and log (entry => void)
  * @returns {Promise<{urls: {http11: string, http10: string, h2: string}, spkiSha256: string,
- *   certSha256Hex: string, logFile: string|null, close: () => Promise<void>}>}
+ *   certSha256: Buffer, certSha256Hex: string, certFile: string, logFile: string|null,
+ *   flushLog: () => Promise<void>, close: () => Promise<void>}>}
+ *   urls carry the real ports (port 0 in the options = any free port).
  */
 async function startOrigin(options = {}) {
   const o = { ...DEFAULTS, ...options };
@@ -70,7 +72,9 @@ async function startOrigin(options = {}) {
   // Everything open, so close() can end it at once instead of waiting on idle keep-alives.
   const sockets = new Set();
   const sessions = new Set();
-  for (const name of ['http11', 'http10']) {
+  // The h2 listener's raw TCP sockets too: one stuck before or in the TLS handshake has no
+  // session yet and would hold close() up to the 120 s handshake timeout.
+  for (const name of ['http11', 'http10', 'h2']) {
     servers[name].on('connection', (s) => {
       sockets.add(s);
       s.once('close', () => sockets.delete(s));
@@ -83,10 +87,13 @@ async function startOrigin(options = {}) {
 
   const started = [];
   const close = async () => {
+    // Stop accepting first, then end what is open: server.close() alone would wait for idle
+    // keep-alive sockets and HTTP/2 sessions to time out.
+    const closing = started.map((srv) => new Promise((resolve) => srv.close(() => resolve())));
+    started.length = 0;
     for (const s of sessions) s.destroy();
     for (const s of sockets) s.destroy();
-    await Promise.all(started.map((srv) => new Promise((resolve) => srv.close(() => resolve()))));
-    started.length = 0;
+    await Promise.all(closing);
     await log.close();
   };
   try {
@@ -100,7 +107,16 @@ async function startOrigin(options = {}) {
     await close();
     throw err;
   }
-  return { urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex, certFile: cert.certFile, logFile: log.file, close };
+  return {
+    urls,
+    spkiSha256: cert.spkiSha256,
+    certSha256: cert.certSha256,
+    certSha256Hex: cert.certSha256Hex,
+    certFile: cert.certFile,
+    logFile: log.file,
+    flushLog: () => log.flush(),
+    close,
+  };
 }
 
 module.exports = { startOrigin, DEFAULTS };

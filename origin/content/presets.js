@@ -110,9 +110,13 @@ function resolvePresetNames(name) {
   throw new Error(`unknown content preset "${name}" (known: ${valid})`);
 }
 
+/** One preset by name; a group name is refused (it stands for several builds). */
 function getPreset(name) {
   const preset = PRESETS[name];
-  if (!preset) resolvePresetNames(name); // throws the helpful message
+  if (!preset) {
+    const members = resolvePresetNames(name); // throws the helpful message for unknown names
+    throw new Error(`"${name}" is a group of presets (${members.join(', ')}); name one of them`);
+  }
   return { name, ...preset };
 }
 

@@ -22,7 +22,16 @@ describe('parseByteRange (size 1000)', () => {
     ['just a dash', 'bytes=-', null],
     ['negative start', 'bytes=--5', null],
     ['multi-range', 'bytes=0-1,5-6', null],
-    ['absurdly large numbers', 'bytes=99999999999999999999-', null],
+    // Positions too long for a double are larger than any file, not garbage.
+    ['absurdly large start', 'bytes=99999999999999999999-', { unsatisfiable: true }],
+    ['absurdly large end is clamped', 'bytes=10-99999999999999999999', { start: 10, end: 999 }],
+    ['absurdly large suffix is the whole file', 'bytes=-99999999999999999999', { start: 0, end: 999 }],
+    ['leading zeros are not size', 'bytes=0000000000000000000010-0000000000000000000019', { start: 10, end: 19 }],
+    ['large start, smaller end', 'bytes=99999999999999999999-5', null],
+    ['multi-range with spaces', 'bytes=0-1, 5-6', null],
+    ['empty spec', 'bytes=', null],
+    ['missing unit', '0-99', null],
+    ['decimal point', 'bytes=1.5-3', null],
     ['not a string', ['bytes=0-1'], null],
   ])('%s', (_name, header, expected) => {
     expect(parseByteRange(header, 1000)).toEqual(expected);

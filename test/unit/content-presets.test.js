@@ -39,6 +39,7 @@ describe('content presets', () => {
     expect(resolvePresetNames('sample')).toEqual(['sample']);
     expect(() => resolvePresetNames('nope')).toThrow(/unknown content preset "nope".*sample/);
     expect(() => getPreset('nope')).toThrow(/known:/);
+    expect(() => getPreset('paper-fdsp')).toThrow(/"paper-fdsp" is a group of presets \(paper-fdsp-high, paper-fdsp-low\)/);
   });
 });
 
