@@ -1,75 +1,166 @@
 'use strict';
-// The player page: stock dash.js playing the MPD named in ?mpd= (default: the sample).
-// window.lab exposes the same status the page shows, so scripted runs read what a person sees.
+// The player page. A run is defined by its URL (player/run-config.js): the form writes the
+// URL, the URL starts the run, so a person and a script (Playwright) get the same playback.
+// window.lab exposes the run: window.lab.qoe() is the QoE JSON, window.lab.done resolves with
+// it when the run stops; window.qoe is the same JSON as a property.
 const dashjs = require('dashjs');
+const { startPlayback } = require('./lab-player');
+const { parseRunConfig, runConfigToSearch, parseSeekSchedule, formatSeekSchedule } = require('./run-config');
+const { TRANSPORTS } = require('./transports');
+const { ALGORITHMS } = require('./abr');
+const { drawLineChart, formatValue } = require('./ui/line-chart');
 
-const DEFAULT_MPD = '/content/sample/manifest.mpd';
 const $ = (id) => document.getElementById(id);
 
-// Which protocol really carried the responses (h2, http/1.1): read from Resource Timing, not
-// assumed from the URL scheme.
-function protocolsSeen() {
-  const seen = new Set();
-  for (const entry of performance.getEntriesByType('resource')) {
-    if (entry.nextHopProtocol) seen.add(entry.nextHopProtocol);
+function showError(message) {
+  $('error').textContent = message;
+  $('error').hidden = false;
+  window.lab.errors.push(message);
+}
+
+function fillSelect(select, entries, value) {
+  select.innerHTML = '';
+  for (const [key, label] of entries) {
+    const opt = document.createElement('option');
+    opt.value = key;
+    opt.textContent = label;
+    select.appendChild(opt);
   }
-  return [...seen];
+  select.value = value;
 }
 
-function start() {
-  const params = new URLSearchParams(location.search);
-  const mpd = params.get('mpd') || DEFAULT_MPD;
-  $('mpd').value = mpd;
-  const status = {
-    mpd,
-    state: 'loading',
-    error: null,
-    playingAt: null,
-    startedAt: performance.now(),
-    protocols: [],
-    representation: null,
-  };
-  window.lab = { status };
-
-  const video = $('video');
-  const player = dashjs.MediaPlayer().create();
-  window.lab.player = player;
-  const E = dashjs.MediaPlayer.events;
-  player.on(E.ERROR, (e) => {
-    status.state = 'error';
-    status.error = (e && e.error && (e.error.message || e.error.code)) || String(e);
-    $('error').textContent = `dash.js error: ${status.error}`;
-    $('error').hidden = false;
-  });
-  player.on(E.PLAYBACK_PLAYING, () => {
-    if (status.playingAt === null) status.playingAt = performance.now();
-    status.state = 'playing';
-  });
-  player.on(E.PLAYBACK_WAITING, () => { status.state = 'waiting'; });
-  player.on(E.QUALITY_CHANGE_RENDERED, (e) => {
-    const rep = e.newRepresentation;
-    if (rep) status.representation = { id: rep.id, bandwidth: rep.bandwidth, width: rep.width, height: rep.height };
-  });
-  player.initialize(video, mpd, true);
-
-  setInterval(() => {
-    status.protocols = protocolsSeen();
-    status.currentTime = video.currentTime;
-    status.bufferSeconds = player.getBufferLength('video');
-    $('protocol').textContent = status.protocols.join(', ') || '-';
-    $('state').textContent = status.state;
-    $('time').textContent = video.currentTime.toFixed(1);
-    $('buffer').textContent = Number.isFinite(status.bufferSeconds) ? status.bufferSeconds.toFixed(1) : '-';
-    const r = status.representation;
-    $('representation').textContent = r ? `${r.id}: ${Math.round(r.bandwidth / 1000)} kbps ${r.width}x${r.height}` : '-';
-  }, 250);
+function defaultsFor(abr) {
+  return ALGORITHMS[abr] ? ALGORITHMS[abr].defaults : {};
 }
 
-$('source').addEventListener('submit', (e) => {
-  e.preventDefault();
-  const url = new URL(location.href);
-  url.searchParams.set('mpd', $('mpd').value);
-  location.href = url.toString();
-});
+function renderSummary(q) {
+  const s = q.summary;
+  const sec = (v) => (v === null || v === undefined ? '-' : `${v.toFixed(2)} s`);
+  const rows = [
+    ['state', s.state],
+    ['startup delay', sec(s.startupDelaySeconds)],
+    ['played', sec(s.playSeconds)],
+    ['rebuffers', `${s.rebufferInstances} (${sec(s.rebufferSeconds)})`],
+    ['rebuffer rate', `${(100 * s.rebufferRate).toFixed(2)} %`],
+    ['seeks / mean wait', `${s.seeks.length} / ${sec(s.meanSeekWaitSeconds)}`],
+    ['avg playback bitrate', s.averagePlaybackBitrate ? formatValue(s.averagePlaybackBitrate, 'bps') : '-'],
+    ['avg downloaded bitrate', s.averageDownloadedBitrate ? formatValue(s.averageDownloadedBitrate, 'bps') : '-'],
+    ['switches', `${s.switchCount} (mean ${formatValue(s.switchMagnitudeMean, 'bps')})`],
+    ['frames decoded / dropped', `${s.decodedFrames ?? '-'} / ${s.droppedFrames ?? '-'}`],
+    ['bytes per transport', Object.entries(s.bytesPerTransport).map(([k, v]) => `${k}: ${(v / 1e6).toFixed(2)} MB`).join(', ') || '-'],
+    ['protocols (Resource Timing)', Object.keys(s.protocols).join(', ') || '-'],
+    ['errors', String(s.errors)],
+  ];
+  $('summary').tBodies[0].innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
+}
 
-start();
+function renderSegments(q) {
+  const tail = q.segments.slice(-200).reverse();
+  $('segments').tBodies[0].innerHTML = tail
+    .map((s) => `<tr><td>${s.index ?? '-'}</td><td>${s.representationId ?? '-'}</td><td>${s.bandwidth ? Math.round(s.bandwidth / 1000) : '-'}</td><td>${s.bytes}</td>` +
+      `<td>${(s.firstByte - s.requestStart).toFixed(0)}</td><td>${(s.lastByte - s.requestStart).toFixed(0)}</td>` +
+      `<td>${s.throughput ? formatValue(s.throughput, 'bps') : '-'}</td><td>${s.bufferAfter.toFixed(1)} s</td><td>${s.protocol}</td></tr>`)
+    .join('');
+}
+
+function render(q) {
+  renderSummary(q);
+  renderSegments(q);
+  const t0 = q.timeline.length ? q.timeline[0].t : 0;
+  const rel = (series) => series.map(([t, v]) => [(t - t0) / 1000, v]);
+  const tMax = q.bufferSeries.length ? (q.bufferSeries[q.bufferSeries.length - 1][0] - t0) / 1000 : 1;
+  drawLineChart($('buffer-chart'), rel(q.bufferSeries), { label: 'buffer level over time (s)', unit: 's', tMin: 0, tMax });
+  drawLineChart($('bitrate-chart'), rel(q.bitrateSeries), { label: 'rendered bitrate over time', unit: 'bps', step: true, color: '#2e7d32', tMin: 0, tMax });
+}
+
+async function main() {
+  window.lab = { state: 'idle', errors: [], run: null, qoe: () => null, done: null };
+  Object.defineProperty(window, 'qoe', { get: () => window.lab.qoe(), configurable: true });
+
+  let config;
+  try {
+    config = parseRunConfig(location.search);
+  } catch (err) {
+    showError(`bad URL parameter: ${err.message}`);
+    config = parseRunConfig('');
+  }
+  const info = await (await fetch('/api/info', { cache: 'no-store' })).json();
+  window.lab.info = info;
+  const contentNames = info.content.map((c) => c.name);
+  if (!contentNames.includes(config.content) && contentNames.length) contentNames.unshift(config.content);
+  fillSelect($('content'), contentNames.map((n) => [n, n]), config.content);
+  fillSelect($('transport'), Object.entries(TRANSPORTS).map(([k, t]) => [k, t.label]), config.transport);
+  fillSelect($('abr'), [['dashjs', 'dash.js default (baseline)'], ...Object.entries(ALGORITHMS).map(([k, a]) => [k, a.label])], config.abr);
+  $('params').value = JSON.stringify({ ...defaultsFor(config.abr), ...(config.abrParams || {}) });
+  $('seeks').value = formatSeekSchedule(config.seeks);
+  $('stop').value = config.stopAt || '';
+  $('keep').checked = config.keepBitrateOnSeek;
+  $('abr').addEventListener('change', () => {
+    $('params').value = JSON.stringify(defaultsFor($('abr').value));
+  });
+
+  $('config').addEventListener('submit', (e) => {
+    e.preventDefault();
+    try {
+      const defaults = defaultsFor($('abr').value);
+      const given = $('params').value.trim() ? JSON.parse($('params').value) : {};
+      // Only what differs from the defaults goes into the URL, so the URL stays readable.
+      const abrParams = Object.fromEntries(Object.entries(given).filter(([k, v]) => JSON.stringify(defaults[k]) !== JSON.stringify(v)));
+      const next = {
+        content: $('content').value,
+        transport: $('transport').value,
+        abr: $('abr').value,
+        seeks: parseSeekSchedule($('seeks').value),
+        stopAt: $('stop').value ? Number($('stop').value) : undefined,
+        keepBitrateOnSeek: $('keep').checked,
+        abrParams,
+        autostart: true,
+      };
+      location.search = runConfigToSearch(next);
+    } catch (err) {
+      showError(err.message);
+    }
+  });
+
+  if (!config.autostart) {
+    window.lab.state = 'ready';
+    return;
+  }
+  window.lab.state = 'starting';
+  try {
+    const run = await startPlayback({
+      dashjs,
+      video: $('video'),
+      urls: info.urls,
+      ...config,
+      onUpdate: (recorder) => {
+        if (recorder.errors.length && $('error').hidden) showError(recorder.errors.map((x) => x.message).join('\n'));
+      },
+    });
+    window.lab.run = run;
+    window.lab.state = 'running';
+    window.lab.qoe = () => run.qoe();
+    window.lab.done = run.ended.then((q) => {
+      window.lab.state = 'done';
+      render(q);
+      return q;
+    });
+    $('download').disabled = false;
+    $('download').onclick = () => {
+      const blob = new Blob([JSON.stringify(run.qoe(), null, 2)], { type: 'application/json' });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `qoe-${config.content}-${config.transport}-${config.abr}-${Date.now()}.json`;
+      a.click();
+    };
+    const timer = setInterval(() => {
+      if (window.lab.state === 'done') clearInterval(timer);
+      else render(run.qoe());
+    }, 1000);
+  } catch (err) {
+    window.lab.state = 'error';
+    showError(err.message);
+  }
+}
+
+main().catch((err) => showError(err.stack || err.message));

@@ -1,0 +1,93 @@
+'use strict';
+// Plugs the lab's transports into dash.js: dash.js 5 sends the MPD, init and media segment
+// requests through its XHRLoader class, and player.extend('XHRLoader', Factory, false) swaps
+// that class for this one (../shared/FACTS.md). dash.js keeps its own retry, metrics and
+// throughput logic; it only needs the response filled in, progress events (at least two per
+// response, or it stores no throughput sample) and onloadend.
+const { parseDashRange } = require('../transports/transport');
+
+function rangeFromHeaders(headers) {
+  const value = headers && (headers.Range || headers.range);
+  if (!value) return null;
+  const m = /^bytes=(.*)$/.exec(value);
+  return m ? parseDashRange(m[1]) : null;
+}
+
+/**
+ * @param {object} hooks
+ * @param {() => object} hooks.transport     the transport to use for the next request
+ * @param {(info: object) => void} [hooks.onResponse]  after each completed response
+ *   ({url, requestType, range, accounting, status})
+ * @param {(info: object) => void} [hooks.onError]     a transport error ({url, error})
+ * @returns {Function} a dash.js class factory function named XHRLoader
+ */
+function createTransportLoader(hooks) {
+  function XHRLoader() {
+    let handle = null;
+    let current = null;
+
+    function load(request, response) {
+      const custom = request.customData || {};
+      const transport = hooks.transport();
+      let progressEvents = 0;
+      current = { request, custom };
+      const requestType = custom.request ? custom.request.type : null;
+      const range = rangeFromHeaders(request.headers);
+      handle = transport.load(
+        { url: request.url, range, responseType: request.responseType || 'text', timeoutMs: request.timeout || 0 },
+        {
+          onProgress(e) {
+            progressEvents += 1;
+            if (custom.onprogress) custom.onprogress({ loaded: e.loaded, total: e.total, lengthComputable: e.lengthComputable });
+          },
+          onComplete(r) {
+            handle = null;
+            response.url = r.url;
+            response.status = r.status;
+            response.statusText = r.statusText;
+            response.headers = r.headers;
+            response.data = r.data;
+            const total = r.accounting.bytes;
+            // A response that arrived in one chunk still needs two progress events for dash.js
+            // to record a throughput sample.
+            while (progressEvents < 2 && custom.onprogress) {
+              progressEvents += 1;
+              custom.onprogress({ loaded: total, total, lengthComputable: true });
+            }
+            if (hooks.onResponse) hooks.onResponse({ url: r.url, requestType, range, status: r.status, accounting: r.accounting, request: custom.request });
+            if (custom.onloadend) custom.onloadend();
+          },
+          onError(error) {
+            handle = null;
+            response.status = 0;
+            response.statusText = error && error.message ? error.message : String(error);
+            response.data = null;
+            if (hooks.onError) hooks.onError({ url: request.url, requestType, error });
+            if (custom.onloadend) custom.onloadend();
+          },
+        },
+      );
+      custom.abort = abort;
+      return true;
+    }
+
+    function abort() {
+      if (!handle) return;
+      handle.abort();
+      handle = null;
+      if (current && current.custom.onabort) current.custom.onabort();
+    }
+
+    return {
+      load,
+      abort,
+      getXhr: () => null,
+      reset: abort,
+      resetInitialSettings: abort,
+    };
+  }
+  XHRLoader.__dashjs_factory_name = 'XHRLoader';
+  return XHRLoader;
+}
+
+module.exports = { createTransportLoader, rangeFromHeaders };

@@ -1,0 +1,171 @@
+'use strict';
+// Records one playback as a timeline of events (the input of shared/qoe/summarize-playback.js)
+// plus the series a person wants to see: buffer level and bitrate over time, a per-segment log,
+// frame counters and bytes per transport. The summary is always recomputed from the timeline,
+// so the live table, window.qoe and a saved JSON can never disagree.
+const { summarizePlayback } = require('../../shared/qoe/summarize-playback');
+
+const SAMPLE_EVERY_MS = 250;
+
+class PlaybackRecorder {
+  /**
+   * @param {object} opts
+   * @param {HTMLVideoElement} opts.video
+   * @param {() => number} opts.bufferLevel  seconds of video buffered ahead
+   * @param {() => number} [opts.now]        clock in ms (performance.now)
+   * @param {object} opts.config             what is being run, copied into the JSON
+   */
+  constructor({ video, bufferLevel, now = () => performance.now(), config }) {
+    this.video = video;
+    this.bufferLevel = bufferLevel;
+    this.now = now;
+    this.config = config;
+    this.startedAtWallClock = new Date().toISOString();
+    this.timeline = [];
+    this.bufferSeries = []; // [t ms, seconds]
+    this.bitrateSeries = []; // [t ms, bits/s] rendered
+    this.segments = [];
+    this.errors = [];
+    this.decisions = [];
+    this.transportBytes = {};
+    this.protocols = {};
+    this.currentBitrate = null;
+    this.timer = null;
+  }
+
+  event(type, fields = {}) {
+    this.timeline.push({ type, t: this.now(), ...fields });
+  }
+
+  start() {
+    this.event('load');
+    const v = this.video;
+    this.listeners = {
+      // While a seek is pending the element's own 'playing' can fire before any frame of the
+      // target is shown; the seek's end is taken from presented frames instead (see seek()).
+      playing: () => {
+        if (!this.pendingSeek) this.event('playing', { mediaTime: v.currentTime });
+      },
+      waiting: () => this.event('stall', { mediaTime: v.currentTime }),
+      pause: () => {
+        if (!v.ended) this.event('pause', { mediaTime: v.currentTime });
+      },
+      ended: () => this.event('ended', { mediaTime: v.currentTime }),
+    };
+    for (const [name, fn] of Object.entries(this.listeners)) v.addEventListener(name, fn);
+    this.timer = setInterval(() => this.sample(), SAMPLE_EVERY_MS);
+  }
+
+  stop() {
+    this.pendingSeek = null;
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.listeners) for (const [name, fn] of Object.entries(this.listeners)) this.video.removeEventListener(name, fn);
+    this.listeners = null;
+    this.sample();
+  }
+
+  sample() {
+    const level = this.bufferLevel();
+    this.bufferSeries.push([this.now(), Number.isFinite(level) ? level : 0]);
+  }
+
+  /**
+   * A seek was requested (from -> to in media seconds). It ends, for the viewer, when a frame
+   * at the target is on screen and the next one follows (playback, not a still): paper 002's
+   * "request to the playback of the seek-to segment". requestVideoFrameCallback reports
+   * frames as they are presented, with their media time.
+   */
+  seek(from, to) {
+    this.event('seek', { from, to });
+    const token = {};
+    this.pendingSeek = token;
+    const v = this.video;
+    let frames = 0;
+    // Frames presented after 'seeked' come from the new position; before it, a backward seek
+    // would still show frames that happen to lie near the target.
+    const onFrame = () => {
+      if (this.pendingSeek !== token) return; // superseded by a newer seek, or stopped
+      frames += 1;
+      if (frames >= 2) {
+        this.pendingSeek = null;
+        this.event('playing', { mediaTime: v.currentTime, afterSeek: true });
+        return;
+      }
+      v.requestVideoFrameCallback(onFrame);
+    };
+    if (typeof v.requestVideoFrameCallback !== 'function') {
+      this.pendingSeek = null; // no frame callbacks: the element's 'playing' event ends the wait
+      return;
+    }
+    v.addEventListener('seeked', () => {
+      if (this.pendingSeek === token) v.requestVideoFrameCallback(onFrame);
+    }, { once: true });
+  }
+
+  /** The representation on screen changed. */
+  quality(representation) {
+    this.currentBitrate = representation.bandwidth;
+    this.event('quality', { bandwidth: representation.bandwidth, representationId: representation.id });
+    this.bitrateSeries.push([this.now(), representation.bandwidth]);
+  }
+
+  /** A response finished on a transport. info: see player/dash/transport-loader.js */
+  response(info, segment) {
+    const a = info.accounting;
+    this.transportBytes[a.transport] = (this.transportBytes[a.transport] || 0) + a.bytes;
+    this.protocols[a.protocol] = (this.protocols[a.protocol] || 0) + 1;
+    if (!segment) return;
+    const seconds = (a.lastByte - a.requestStart) / 1000;
+    const entry = {
+      index: segment.number,
+      representationId: segment.representationId,
+      bandwidth: segment.bandwidth,
+      durationSeconds: segment.durationSeconds,
+      bytes: a.bytes,
+      requestStart: a.requestStart,
+      firstByte: a.firstByte,
+      lastByte: a.lastByte,
+      throughput: seconds > 0 ? (8 * a.bytes) / seconds : null,
+      bufferAfter: this.bufferLevel(),
+      protocol: a.protocol,
+      transport: a.transport,
+    };
+    this.segments.push(entry);
+    this.event('segment', { bandwidth: segment.bandwidth, durationSeconds: segment.durationSeconds, bytes: a.bytes });
+  }
+
+  /** An ABR decision (lab algorithms only): what was chosen, the wait, and why. */
+  decision(d) {
+    this.decisions.push({ t: this.now(), ...d });
+  }
+
+  error(message) {
+    this.errors.push({ t: this.now(), message });
+  }
+
+  /** The whole record as plain JSON (what window.qoe returns and the page downloads). */
+  toJSON() {
+    const q = this.video.getVideoPlaybackQuality ? this.video.getVideoPlaybackQuality() : {};
+    return {
+      config: this.config,
+      startedAt: this.startedAtWallClock,
+      summary: {
+        ...summarizePlayback(this.timeline, { now: this.now() }),
+        droppedFrames: q.droppedVideoFrames ?? null,
+        decodedFrames: q.totalVideoFrames ?? null,
+        bytesPerTransport: { ...this.transportBytes },
+        protocols: { ...this.protocols },
+        errors: this.errors.length,
+      },
+      timeline: this.timeline,
+      bufferSeries: this.bufferSeries,
+      bitrateSeries: this.bitrateSeries,
+      segments: this.segments,
+      decisions: this.decisions,
+      errors: this.errors,
+    };
+  }
+}
+
+module.exports = { PlaybackRecorder };
