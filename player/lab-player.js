@@ -133,6 +133,7 @@ async function startPlayback(o) {
   });
 
   let stopped = false;
+  let finalRecord = null;
   let resolveEnded;
   const ended = new Promise((resolve) => {
     resolveEnded = resolve;
@@ -143,7 +144,13 @@ async function startPlayback(o) {
     clearInterval(ticker);
     recorder.stop();
     player.pause();
-    resolveEnded(recorder.toJSON());
+    // Snapshot first: reset() detaches the video element and zeroes its frame counters.
+    const record = recorder.toJSON();
+    // A stopped run stops fetching too: requests after the stop would load the link in a
+    // testbed run and never show up in the QoE record.
+    player.reset();
+    finalRecord = record;
+    resolveEnded(record);
   };
   // Seek schedule and stop time, checked against media time several times a second.
   const ticker = setInterval(() => {
@@ -164,7 +171,7 @@ async function startPlayback(o) {
   // Absolute: dash.js's CMCD reporter builds URL objects from request URLs and throws on a
   // relative MPD URL.
   player.initialize(o.video, new URL(`${contentBase}/manifest.mpd`, location.href).href, true);
-  return { player, recorder, stop, ended, qoe: () => recorder.toJSON(), index };
+  return { player, recorder, stop, ended, qoe: () => finalRecord || recorder.toJSON(), index };
 }
 
 module.exports = { startPlayback, segmentLookup };

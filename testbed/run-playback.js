@@ -1,0 +1,39 @@
+'use strict';
+// One scripted playback: a fresh Chromium opens the player page with a run configuration in
+// its URL (player/run-config.js), waits for the run to stop, and returns the page's QoE JSON,
+// the same JSON a person downloads from the page.
+const { launchChromium } = require('./chromium');
+const { runConfigToSearch } = require('../player/run-config');
+
+/**
+ * @param {object} opts
+ * @param {string} opts.pageBase   origin URL serving the page, e.g. http://127.0.0.1:8080
+ * @param {object} opts.config     run configuration (content, transport, abr, seeks, stopAt, ...)
+ * @param {number} [opts.timeoutMs]  the whole run's limit (default 5 min)
+ * @param {string[]} [opts.chromiumArgs]
+ * @returns {Promise<{qoe: object, pageErrors: string[], console: string[]}>}
+ */
+async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [] }) {
+  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs });
+  const pageErrors = [];
+  const consoleLines = [];
+  try {
+    const { page } = browser;
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`${m.type()}: ${m.text()}`);
+    });
+    const url = `${pageBase}/${runConfigToSearch({ ...config, autostart: true })}`;
+    const response = await page.goto(url, { timeout: 30000 });
+    if (!response || response.status() !== 200) throw new Error(`player page ${url} answered ${response ? response.status() : 'nothing'}`);
+    // window.lab.done resolves when the run stops (stop time or end of media).
+    await page.waitForFunction(() => window.lab && (window.lab.state === 'done' || window.lab.state === 'error'), null, { timeout: timeoutMs, polling: 500 });
+    const result = await page.evaluate(async () => ({ state: window.lab.state, errors: window.lab.errors, qoe: window.lab.state === 'done' ? await window.lab.done : null }));
+    if (result.state === 'error') throw new Error(`the player failed: ${result.errors.join('; ')}`);
+    return { qoe: result.qoe, pageErrors, console: consoleLines, pageErrorsOnPage: result.errors };
+  } finally {
+    await browser.close();
+  }
+}
+
+module.exports = { runPlayback };
