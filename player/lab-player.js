@@ -54,7 +54,6 @@ async function startPlayback(o) {
     bufferLevel: () => player.getBufferLength('video'),
     config: { content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek), userAgent: navigator.userAgent },
   });
-  let seekPending = false;
 
   player.extend(
     'XHRLoader',
@@ -110,8 +109,8 @@ async function startPlayback(o) {
             upcomingLowestRungSizes: lowest ? lowest.segments.slice(nextNumber - 1).map((x) => x.size) : null,
             started: recorder.timeline.some((e) => e.type === 'playing'),
             playing: !o.video.paused,
-            justSeeked: seekPending,
-            holdCurrent: Boolean(o.keepBitrateOnSeek && seekPending),
+            justSeeked: recorder.seekPending,
+            holdCurrent: Boolean(o.keepBitrateOnSeek && recorder.seekPending),
           };
         },
         onDecision: (d) => recorder.decision(d),
@@ -128,9 +127,6 @@ async function startPlayback(o) {
     if (rep) recorder.quality({ id: rep.id, bandwidth: rep.bandwidth });
   });
   player.on(E.ERROR, (e) => recorder.error(`dash.js: ${(e.error && (e.error.message || e.error.code)) || 'error'}`));
-  player.on(E.PLAYBACK_PLAYING, () => {
-    seekPending = false;
-  });
 
   let stopped = false;
   let finalRecord = null;
@@ -158,11 +154,10 @@ async function startPlayback(o) {
     const due = seeks.find((s) => !s.done && t >= s.at);
     if (due) {
       due.done = true;
-      seekPending = true;
-      recorder.seek(t, due.to);
+      recorder.seek(t, due.to, { scheduled: true });
       player.seek(due.to);
     }
-    if (o.stopAt !== undefined && o.stopAt !== null && t >= o.stopAt && !seekPending) stop();
+    if (o.stopAt !== undefined && o.stopAt !== null && t >= o.stopAt && !recorder.seekPending) stop();
     if (o.onUpdate) o.onUpdate(recorder);
   }, 100);
   o.video.addEventListener('ended', () => setTimeout(stop, 0), { once: true });

@@ -51,7 +51,20 @@ class PlaybackRecorder {
         if (!v.ended) this.event('pause', { mediaTime: v.currentTime });
       },
       ended: () => this.event('ended', { mediaTime: v.currentTime }),
+      // A person seeking with the video controls: the same measurement as a scheduled seek
+      // (a scheduled one is already pending when its 'seeking' arrives).
+      seeking: () => {
+        if (this.scheduledSeekStarting) {
+          this.scheduledSeekStarting = false;
+          return;
+        }
+        this.seek(this.lastMediaTime, v.currentTime);
+      },
+      timeupdate: () => {
+        if (!v.seeking) this.lastMediaTime = v.currentTime;
+      },
     };
+    this.lastMediaTime = 0;
     for (const [name, fn] of Object.entries(this.listeners)) v.addEventListener(name, fn);
     this.timer = setInterval(() => this.sample(), SAMPLE_EVERY_MS);
   }
@@ -76,7 +89,9 @@ class PlaybackRecorder {
    * "request to the playback of the seek-to segment". requestVideoFrameCallback reports
    * frames as they are presented, with their media time.
    */
-  seek(from, to) {
+  seek(from, to, { scheduled = false } = {}) {
+    // The element fires 'seeking' for a scheduled seek too; that one must not count twice.
+    this.scheduledSeekStarting = scheduled;
     this.event('seek', { from, to });
     const token = {};
     this.pendingSeek = token;
@@ -101,6 +116,11 @@ class PlaybackRecorder {
     v.addEventListener('seeked', () => {
       if (this.pendingSeek === token) v.requestVideoFrameCallback(onFrame);
     }, { once: true });
+  }
+
+  /** True from a seek request until a frame at the target is playing. */
+  get seekPending() {
+    return Boolean(this.pendingSeek);
   }
 
   /** The representation on screen changed. */
