@@ -3,13 +3,7 @@
 // the last 5 downloads; up one rung if T > 1.2 * current, else the highest r with T > 1.2 * r.
 const basic = require('../../player/abr/basic');
 const { ALGORITHMS } = require('../../player/abr');
-
-// Paper 003's 14 rungs (kbps), 2 s segments.
-const KBPS = [100, 200, 350, 500, 700, 900, 1100, 1300, 1600, 1900, 2300, 2800, 3400, 4500];
-const LADDER = KBPS.map((k, index) => ({ index, bandwidth: k * 1000 }));
-// Paper 002's 20 rungs (kbps), 4 s segments.
-const KBPS_002 = [45, 89, 129, 177, 218, 256, 323, 378, 509, 578, 783, 1008, 1207, 1474, 2087, 2410, 2944, 3341, 3614, 3936];
-const LADDER_002 = KBPS_002.map((k, index) => ({ index, bandwidth: k * 1000 }));
+const { KBPS, LADDER, KBPS_002, LADDER_002 } = require('../support/ladders');
 
 function input(overrides = {}) {
   return { ladder: LADDER, currentIndex: null, bufferLevelSeconds: 0, segmentDurationSeconds: 2, recentDownloads: [], ...overrides };
