@@ -5,8 +5,9 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.js'],
   testTimeout: 120000,
-  // Integration tests bind ports and spawn ffmpeg/Chromium: on 2 cores running them all at
-  // once makes timings meaningless and starves the browser.
-  maxWorkers: 2,
+  // One test file at a time: integration and browser tests spawn ffmpeg and Chromium, and on
+  // 2 cores two of them at once starve the video decoder (stalls that no network caused) and
+  // make every timing meaningless. Unit tests are fast enough that this costs little.
+  maxWorkers: 1,
   reporters: ['default', '<rootDir>/test/support/summary-line-reporter.js'],
 };

@@ -53,7 +53,7 @@ async function buildIfAbsent(preset, contentDir, signal) {
         if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
         else if (e.phase === 'encode') process.stderr.write(`origin: first run: ${e.message}\n`);
         else if (e.phase === 'index') bar.done();
-        else if (e.phase === 'done') process.stderr.write(`origin: ${e.message}\n`);
+        else if (e.phase === 'done' || e.phase === 'wait') process.stderr.write(`origin: ${e.message}\n`);
       },
     });
     if (!built) process.stderr.write(`origin: content "${preset}" present in ${contentDir}\n`);

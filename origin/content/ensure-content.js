@@ -38,6 +38,17 @@ async function ensureContent(opts) {
     throw new Error(`input file not found: ${opts.inputFile}`);
   }
   fs.mkdirSync(opts.contentDir, { recursive: true });
+  const release = await acquireBuildLock(opts.contentDir, name, { signal: opts.signal, onProgress });
+  try {
+    // Another process may have finished this very build while we waited for it.
+    if (!opts.force && isBuilt(target)) return { dir: target, built: false };
+    return await buildLocked(opts, preset, name, target, onProgress);
+  } finally {
+    release();
+  }
+}
+
+async function buildLocked(opts, preset, name, target, onProgress) {
   removeAbandonedBuilds(opts.contentDir, name);
   const temp = fs.mkdtempSync(path.join(opts.contentDir, `.${name}.partial-${process.pid}-`));
   const started = Date.now();
@@ -84,6 +95,42 @@ function replaceDir(temp, target) {
   fs.renameSync(target, old);
   fs.renameSync(temp, target);
   fs.rmSync(old, { recursive: true, force: true });
+}
+
+// One builder per content directory at a time (two test files, or `npm run origin` and
+// `npm run content`, may ask for the same preset at once): the second waits for the first and
+// then finds the content built, instead of encoding it again and swapping it out from under a
+// server that is already serving it. The lock file holds the builder's pid, so a lock left by
+// a killed process is recognised and taken over.
+async function acquireBuildLock(contentDir, name, { signal, onProgress }) {
+  const lock = path.join(contentDir, `.${name}.lock`);
+  let told = false;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lock, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => fs.rmSync(lock, { force: true });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let holder = NaN;
+    try {
+      holder = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+    } catch {
+      continue; // released between our open and read: try again
+    }
+    if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) {
+      fs.rmSync(lock, { force: true });
+      continue;
+    }
+    if (!told) {
+      onProgress({ phase: 'wait', message: `waiting for another build of ${name} (pid ${holder}) to finish` });
+      told = true;
+    }
+    if (signal && signal.aborted) throw new Error(`interrupted while waiting for another build of ${name}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 // A build killed with SIGKILL (or a power cut) leaves its temp directory behind; the pid in

@@ -82,6 +82,28 @@ describe('content build', () => {
     expect(partials()).toEqual([]);
   });
 
+  test('two builders of the same content at once: one encodes, the other waits and reuses it', async () => {
+    const events = [];
+    const opts = (tag) => ({
+      preset: 'sample', name: 'concurrent', contentDir: dir, durationSeconds: 4, overrides: { ladder: SMALL_LADDER },
+      onProgress: (e) => events.push([tag, e.phase]),
+    });
+    // Another process's lock is what the second caller sees in real life; within one process
+    // the lock file is the same mechanism.
+    const results = await Promise.all([ensureContent(opts('a')), ensureContent(opts('b'))]);
+    expect(results.map((r) => r.built).sort()).toEqual([false, true]);
+    expect(events.filter(([, phase]) => phase === 'encode').map(([tag]) => tag).every((t, _i, all) => t === all[0])).toBe(true);
+    expect(events.some(([, phase]) => phase === 'wait')).toBe(true);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  test('a lock left by a dead process is taken over', async () => {
+    fs.writeFileSync(path.join(dir, '.stale.lock'), '999999');
+    const { built } = await ensureContent({ preset: 'sample', name: 'stale', contentDir: dir, durationSeconds: 2, overrides: { ladder: SMALL_LADDER.slice(0, 1) } });
+    expect(built).toBe(true);
+    expect(fs.existsSync(path.join(dir, '.stale.lock'))).toBe(false);
+  });
+
   test('a user video is letterboxed into the ladder and keeps its length', async () => {
     const input = path.join(dir, 'four-by-three.mp4');
     execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=4',
