@@ -150,12 +150,13 @@ async function main(argv) {
     process.stderr.write(`origin: ${err.message}\n`);
     process.exit(1);
   }
-  const mpd = presets.length > 0 ? `/?mpd=/content/${presets[0]}/manifest.mpd` : '/';
+  // Each listener's page plays over that same listener's transport (player/run-config.js).
+  const page = (transport) => (presets.length > 0 ? `/?content=${presets[0]}&transport=${transport}&abr=dashjs&autostart=1` : '/');
   const lines = [
     'dash-transport-lab origin is serving:',
-    `  HTTP/1.1        ${origin.urls.http11}${mpd}`,
-    `  HTTP/1.0-style  ${origin.urls.http10}${mpd}`,
-    `  HTTP/2 (TLS)    ${origin.urls.h2}${mpd}`,
+    `  HTTP/1.1        ${origin.urls.http11}${page('http11')}`,
+    `  HTTP/1.0-style  ${origin.urls.http10}${page('http10')}`,
+    `  HTTP/2 (TLS)    ${origin.urls.h2}${page('h2')}`,
     `content:       ${contentDir}`,
     `request log:   ${origin.logFile}`,
     `TLS SPKI sha256 (for --ignore-certificate-errors-spki-list): ${origin.spkiSha256}`,
