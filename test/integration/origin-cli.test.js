@@ -107,7 +107,7 @@ function h2Status(url, caFile) {
   });
 }
 
-test('a preset already built is served as is, and the printed page URLs name its MPD', async () => {
+test('a preset already built is served as is, and each printed page URL plays it over its own listener', async () => {
   const contentDir = path.join(tmp, 'prebuilt');
   fs.mkdirSync(path.join(contentDir, 'sample'), { recursive: true });
   for (const f of ['manifest.mpd', 'index.json', 'content.json']) fs.writeFileSync(path.join(contentDir, 'sample', f), '{}');
@@ -115,7 +115,9 @@ test('a preset already built is served as is, and the printed page URLs name its
   try {
     await run.ready;
     const { out, err } = run.output();
-    expect(out.match(/\/\?mpd=\/content\/sample\/manifest\.mpd/g)).toHaveLength(3);
+    for (const transport of ['http11', 'http10', 'h2']) {
+      expect(out).toMatch(new RegExp(`/\\?content=sample&transport=${transport}&abr=dashjs&autostart=1`));
+    }
     expect(err).toMatch(/content "sample" present/);
     const http11 = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out)[1];
     const info = await (await fetch(`${http11}/api/info`)).json();
