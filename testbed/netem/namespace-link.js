@@ -1,0 +1,212 @@
+'use strict';
+// An emulated network between two network namespaces, so the origin and the browser talk
+// through real kernel TCP/UDP stacks and every packet between them crosses the link emulator:
+//
+//   [server ns] tunS --socat--> UDP --> relay (LinkDirection x2) --> UDP --socat--> tunC [client ns]
+//
+// Needs root (CAP_NET_ADMIN) for namespaces and TUN devices. Everything it starts (socats,
+// relay, namespaces, and any process left inside them) is ended by close(), by PID, and on
+// process exit.
+const fs = require('node:fs');
+const path = require('node:path');
+const dgram = require('node:dgram');
+const { spawn, execFileSync } = require('node:child_process');
+const readline = require('node:readline');
+
+class EmulationUnavailableError extends Error {}
+
+function requireRoot() {
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    throw new EmulationUnavailableError(
+      'network emulation needs root (network namespaces and TUN devices need CAP_NET_ADMIN); run as root, or ask for a run without emulation',
+    );
+  }
+  for (const cmd of ['ip', 'socat']) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    } catch {
+      throw new EmulationUnavailableError(`network emulation needs "${cmd}": run "npm run setup" (installs iproute2 and socat)`);
+    }
+  }
+}
+
+function ip(...args) {
+  return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function freeUdpPorts(n) {
+  const sockets = await Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
+    const s = dgram.createSocket('udp4');
+    s.once('error', reject);
+    s.bind(0, '127.0.0.1', () => resolve(s));
+  })));
+  const ports = sockets.map((s) => s.address().port);
+  await Promise.all(sockets.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+const live = new Set();
+process.on('exit', () => {
+  for (const link of live) link.closeSync();
+});
+
+function waitFor(check, timeoutMs, what) {
+  const until = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (check()) return resolve();
+      if (Date.now() > until) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+function linkExists(name) {
+  try {
+    ip('link', 'show', name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @param {object} [o]
+ * @param {number} [o.index]     a small number that keeps names and subnets apart (default pid-based)
+ * @param {object} [o.toClient]  LinkDirection settings, server -> client (downlink)
+ * @param {object} [o.toServer]  client -> server (uplink)
+ * @param {boolean} [o.realtime] run relay and socats at real-time priority (default true)
+ */
+async function createEmulatedLink(o = {}) {
+  requireRoot();
+  const index = o.index ?? (process.pid % 200) + 20;
+  const names = { serverNs: `labsrv${index}`, clientNs: `labcli${index}`, serverTun: `labts${index}`, clientTun: `labtc${index}` };
+  const subnet = `10.77.${index}`;
+  const serverIp = `${subnet}.1`;
+  const clientIp = `${subnet}.2`;
+  const children = [];
+  const link = {
+    ...names,
+    serverIp,
+    clientIp,
+    closed: false,
+    closeSync() {
+      if (link.closed) return;
+      link.closed = true;
+      live.delete(link);
+      // Processes inside our namespaces survive `ip netns del`: end them first, by PID.
+      for (const ns of [names.serverNs, names.clientNs]) {
+        try {
+          for (const pid of ip('netns', 'pids', ns).split(/\s+/).filter(Boolean)) {
+            try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+          }
+        } catch { /* namespace absent */ }
+      }
+      for (const c of children) {
+        try { process.kill(c.pid, 'SIGKILL'); } catch { /* gone */ }
+      }
+      for (const ns of [names.serverNs, names.clientNs]) {
+        try { ip('netns', 'del', ns); } catch { /* absent */ }
+      }
+      for (const tun of [names.serverTun, names.clientTun]) {
+        try { ip('link', 'del', tun); } catch { /* went with its namespace or its socat */ }
+      }
+    },
+    async close() {
+      const exits = children.filter((c) => c.exitCode === null && c.signalCode === null)
+        .map((c) => new Promise((resolve) => {
+          c.once('exit', resolve);
+          setTimeout(resolve, 3000).unref();
+        }));
+      link.closeSync();
+      // Reaped, not just signalled: a caller checking right after close() finds them gone.
+      await Promise.all(exits);
+    },
+  };
+  live.add(link);
+  try {
+    // Leftovers of a run of ours that was killed hard (same index): remove them first.
+    for (const ns of [names.serverNs, names.clientNs]) {
+      if (ip('netns', 'list').split('\n').some((l) => l.split(' ')[0] === ns)) {
+        for (const pid of ip('netns', 'pids', ns).split(/\s+/).filter(Boolean)) {
+          try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+        }
+        ip('netns', 'del', ns);
+      }
+    }
+    ip('netns', 'add', names.serverNs);
+    ip('netns', 'add', names.clientNs);
+    for (const ns of [names.serverNs, names.clientNs]) ip('-n', ns, 'link', 'set', 'lo', 'up');
+
+    const [serverSidePort, serverSocatPort, clientSidePort, clientSocatPort] = await freeUdpPorts(4);
+    const realtime = o.realtime !== false;
+    const rt = (cmd) => (realtime ? ['chrt', '-f', '20', ...cmd] : cmd);
+
+    const relayArgs = rt([process.execPath, path.join(__dirname, 'relay-process.js'),
+      JSON.stringify({ serverSidePort, serverSocatPort, clientSidePort, clientSocatPort, toClient: o.toClient || {}, toServer: o.toServer || {} })]);
+    const relay = spawn(relayArgs[0], relayArgs.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(relay);
+    let relayErr = '';
+    relay.stderr.on('data', (c) => { relayErr += c; });
+    const lines = readline.createInterface({ input: relay.stdout });
+    const pending = [];
+    lines.on('line', (line) => {
+      const msg = JSON.parse(line);
+      const waiter = pending.shift();
+      if (waiter) waiter(msg);
+    });
+    const ask = (obj) => new Promise((resolve, reject) => {
+      if (link.closed) return reject(new Error('the emulated link is closed'));
+      pending.push((msg) => (msg.error ? reject(new Error(msg.error)) : resolve(msg)));
+      relay.stdin.write(`${JSON.stringify(obj)}\n`);
+    });
+    await new Promise((resolve, reject) => {
+      pending.push(resolve);
+      relay.once('exit', (code) => reject(new Error(`relay exited (${code}): ${relayErr}`)));
+    });
+
+    const socat = (tun, listenPort, relayPort) => {
+      const args = rt(['socat', `TUN,tun-name=${tun},iff-no-pi,tun-type=tun`,
+        `UDP-DATAGRAM:127.0.0.1:${relayPort},bind=127.0.0.1:${listenPort},rcvbuf=4194304,sndbuf=4194304`]);
+      const child = spawn(args[0], args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+      children.push(child);
+      return child;
+    };
+    socat(names.serverTun, serverSocatPort, serverSidePort);
+    socat(names.clientTun, clientSocatPort, clientSidePort);
+    for (const [tun, ns, addr] of [[names.serverTun, names.serverNs, serverIp], [names.clientTun, names.clientNs, clientIp]]) {
+      await waitFor(() => linkExists(tun), 5000, `TUN device ${tun}`);
+      // The address and queue length are set after the move: a move resets them.
+      ip('link', 'set', tun, 'netns', ns);
+      ip('-n', ns, 'addr', 'add', `${addr}/24`, 'dev', tun);
+      ip('-n', ns, 'link', 'set', tun, 'txqueuelen', '2000', 'up');
+    }
+    link.configure = (direction, settings) => ask({ configure: { direction, settings } });
+    link.counters = async () => (await ask({ counters: true })).counters;
+    link.relayPid = relay.pid;
+    return link;
+  } catch (err) {
+    link.closeSync();
+    throw err;
+  }
+}
+
+/** argv to run a command inside a namespace. */
+function inNamespace(ns, argv) {
+  return ['ip', 'netns', 'exec', ns, ...argv];
+}
+
+/** Sets a namespace's TCP congestion control (reno, cubic, bbr). */
+function setCongestionControl(ns, algorithm) {
+  const allowed = fs.readFileSync('/proc/sys/net/ipv4/tcp_allowed_congestion_control', 'utf8').trim().split(/\s+/);
+  if (!allowed.includes(algorithm)) {
+    // A namespace may only pick what the root namespace allows.
+    const available = fs.readFileSync('/proc/sys/net/ipv4/tcp_available_congestion_control', 'utf8').trim().split(/\s+/);
+    if (!available.includes(algorithm)) throw new Error(`TCP congestion control "${algorithm}" is not available (available: ${available.join(', ')})`);
+    fs.writeFileSync('/proc/sys/net/ipv4/tcp_allowed_congestion_control', [...allowed, algorithm].join(' '));
+  }
+  execFileSync('ip', ['netns', 'exec', ns, 'sysctl', '-q', '-w', `net.ipv4.tcp_congestion_control=${algorithm}`]);
+}
+
+module.exports = { createEmulatedLink, inNamespace, setCongestionControl, EmulationUnavailableError, requireRoot };

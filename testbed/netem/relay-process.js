@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+'use strict';
+// The relay as its own process, so it can run at real-time priority (chrt) apart from the
+// busy test runner or QoE runner: timers firing late are the emulator's worst error on a busy
+// 2-core machine. Control over stdin/stdout, one JSON object per line:
+//   argv[2]              the UdpRelay options (JSON)
+//   stdout {"ready":true}                         once both sockets are bound
+//   stdin  {"configure":{"direction":"toClient|toServer|both","settings":{...}}}
+//   stdin  {"counters":true}  -> stdout {"counters":{...}}
+// It exits when stdin closes, so it cannot outlive the process that started it.
+const readline = require('node:readline');
+const { UdpRelay } = require('./udp-relay');
+
+async function main() {
+  const relay = new UdpRelay(JSON.parse(process.argv[2]));
+  await relay.start();
+  const reply = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+  reply({ ready: true });
+  const rl = readline.createInterface({ input: process.stdin });
+  rl.on('line', (line) => {
+    let msg;
+    try {
+      msg = JSON.parse(line);
+      if (msg.configure) {
+        relay.configure(msg.configure.direction, msg.configure.settings);
+        reply({ configured: true });
+      }
+      if (msg.counters) reply({ counters: relay.counters() });
+    } catch (err) {
+      reply({ error: err.message });
+    }
+  });
+  rl.on('close', () => {
+    relay.close();
+    process.exit(0);
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`relay: ${err.message}\n`);
+  process.exit(1);
+});

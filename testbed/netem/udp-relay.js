@@ -1,0 +1,115 @@
+'use strict';
+// Moves real packets between the two TUN ends of the emulated link. Each TUN is opened by a
+// socat that relays every IP packet as one UDP datagram on loopback (../shared/FACTS.md); this
+// relay receives them, asks the direction's LinkDirection what happens to each (drop, delay,
+// duplicate, corrupt), and sends the survivors on at their time. It only keeps the timers.
+const dgram = require('node:dgram');
+const { LinkDirection } = require('./link-direction');
+
+// How late a delivery may fire before it counts as the emulator falling behind.
+const LATE_WARNING_MS = 5;
+
+class TimerQueue {
+  constructor(onLate) {
+    this.items = []; // sorted by at
+    this.timer = null;
+    this.onLate = onLate;
+  }
+
+  push(at, fn) {
+    // Deliveries mostly arrive in time order: search from the end.
+    let i = this.items.length;
+    while (i > 0 && this.items[i - 1].at > at) i -= 1;
+    this.items.splice(i, 0, { at, fn });
+    if (i === 0) this.arm();
+  }
+
+  arm() {
+    clearTimeout(this.timer);
+    if (!this.items.length) return;
+    const wait = Math.max(0, this.items[0].at - performance.now());
+    this.timer = setTimeout(() => this.fire(), wait);
+  }
+
+  fire() {
+    const now = performance.now();
+    while (this.items.length && this.items[0].at <= now + 0.5) {
+      const item = this.items.shift();
+      const late = now - item.at;
+      if (late > LATE_WARNING_MS) this.onLate(late);
+      item.fn();
+    }
+    this.arm();
+  }
+
+  clear() {
+    clearTimeout(this.timer);
+    this.items = [];
+  }
+}
+
+class UdpRelay {
+  /**
+   * @param {object} o
+   * @param {number} o.serverSidePort  where the server-side socat sends (relay listens)
+   * @param {number} o.serverSocatPort where the server-side socat listens
+   * @param {number} o.clientSidePort, o.clientSocatPort  the same for the client side
+   * @param {object} o.toClient, o.toServer  LinkDirection settings per direction
+   */
+  constructor(o) {
+    this.o = o;
+    this.t0 = performance.now();
+    this.directions = { toClient: new LinkDirection(o.toClient || {}), toServer: new LinkDirection(o.toServer || {}) };
+    this.late = { count: 0, maxMs: 0 };
+    this.queue = new TimerQueue((ms) => {
+      this.late.count += 1;
+      this.late.maxMs = Math.max(this.late.maxMs, ms);
+    });
+  }
+
+  async start() {
+    const bind = (port) => new Promise((resolve, reject) => {
+      const s = dgram.createSocket({ type: 'udp4', recvBufferSize: 4 << 20, sendBufferSize: 4 << 20 });
+      s.once('error', reject);
+      s.bind(port, '127.0.0.1', () => {
+        s.off('error', reject);
+        s.on('error', () => {}); // ICMP unreachable while a socat restarts: not fatal
+        resolve(s);
+      });
+    });
+    this.serverSide = await bind(this.o.serverSidePort);
+    this.clientSide = await bind(this.o.clientSidePort);
+    this.serverSide.on('message', (msg) => this.forward('toClient', msg, this.clientSide, this.o.clientSocatPort));
+    this.clientSide.on('message', (msg) => this.forward('toServer', msg, this.serverSide, this.o.serverSocatPort));
+    return this;
+  }
+
+  forward(direction, msg, out, port) {
+    const now = performance.now() - this.t0;
+    const verdict = this.directions[direction].send(now, msg.length);
+    for (const d of verdict.deliveries) {
+      let bytes = msg;
+      if (d.corruptBit !== null) {
+        bytes = Buffer.from(msg);
+        bytes[d.corruptBit >> 3] ^= 1 << (d.corruptBit & 7);
+      }
+      this.queue.push(d.atMs + this.t0, () => out.send(bytes, port, '127.0.0.1'));
+    }
+  }
+
+  configure(direction, settings) {
+    if (direction === 'both' || direction === 'toClient') this.directions.toClient.configure(settings);
+    if (direction === 'both' || direction === 'toServer') this.directions.toServer.configure(settings);
+  }
+
+  counters() {
+    return { toClient: this.directions.toClient.counters, toServer: this.directions.toServer.counters, lateTimers: { ...this.late } };
+  }
+
+  close() {
+    this.queue.clear();
+    for (const s of [this.serverSide, this.clientSide]) if (s) s.close();
+  }
+}
+
+module.exports = { UdpRelay, TimerQueue };
