@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench:netem: the link emulator measured against its own settings, in one run, with
+// real TCP/UDP between two namespaces. The ratios are the evidence that a delay, rate or loss
+// configured in a scenario is what the player really got. Needs root.
+const { createEmulatedLink, setCongestionControl, EmulationUnavailableError } = require('../netem/namespace-link');
+const { tcpConnectTimes, tcpGoodput, udpLoss } = require('../netem/probes');
+
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rows = [];
+function row(what, configured, measured, unit, ratio) {
+  rows.push({ what, configured, measured, unit, ratio });
+  process.stderr.write(`  ${what}: configured ${configured} ${unit}, measured ${measured} ${unit}${ratio === null ? '' : `, ratio ${ratio.toFixed(3)}`}\n`);
+}
+
+async function withLink(settings, fn) {
+  const link = await createEmulatedLink({ index: 230, ...settings });
+  try {
+    return await fn(link);
+  } finally {
+    await link.close();
+  }
+}
+
+async function main() {
+  let port = 9100;
+  process.stderr.write('RTT (TCP handshake, median of 7)\n');
+  for (const rtt of [0, 20, 50, 100, 250]) {
+    const half = { delayMs: rtt / 2 };
+    await withLink({ toClient: half, toServer: half }, async (link) => {
+      const m = median(await tcpConnectTimes(link, port++, 7));
+      row(`RTT ${rtt} ms`, rtt, m.toFixed(1), 'ms', rtt > 0 ? m / rtt : null);
+    });
+  }
+  process.stderr.write('TCP goodput vs rate (RTT 20 ms, queue 1.5 x BDP + 64 KB)\n');
+  for (const mbps of [1.25, 5, 10, 20, 50, 100]) {
+    const rate = mbps * 1e6;
+    const queueLimitBytes = Math.round((rate / 8) * 0.02 * 1.5 + 65536);
+    await withLink({ toClient: { delayMs: 10, rate, queueLimitBytes }, toServer: { delayMs: 10 } }, async (link) => {
+      // About 4 s of data at the configured rate.
+      const bytes = Math.round((rate / 8) * 4);
+      const goodput = await tcpGoodput(link, port++, bytes);
+      row(`TCP goodput at ${mbps} Mbit/s`, mbps, (goodput / 1e6).toFixed(2), 'Mbit/s', goodput / rate);
+    });
+  }
+  process.stderr.write('UDP loss vs configured loss (5000 datagrams)\n');
+  for (const loss of [0.005, 0.01, 0.02, 0.05]) {
+    await withLink({ toServer: { lossRate: loss, delayMs: 5 }, toClient: { delayMs: 5 } }, async (link) => {
+      const lost = await udpLoss(link, port++, 5000, 500);
+      row(`UDP loss ${loss * 100} %`, (loss * 100).toFixed(1), (lost * 100).toFixed(2), '%', lost / loss);
+    });
+  }
+  process.stderr.write('TCP (reno) under 1 % loss vs the Mathis bound, RTT 50 ms\n');
+  await withLink({ toClient: { delayMs: 25, lossRate: 0.01 }, toServer: { delayMs: 25 } }, async (link) => {
+    setCongestionControl(link.serverNs, 'reno');
+    const goodput = await tcpGoodput(link, port++, 3000000);
+    const mss = 1448;
+    // Mathis et al. 1997: rate < (MSS / RTT) * C / sqrt(p), C = sqrt(3/2).
+    const bound = ((mss * 8) / 0.05) * (Math.sqrt(1.5) / Math.sqrt(0.01));
+    row('TCP reno, 1 % loss, 50 ms', `<= ${(bound / 1e6).toFixed(2)}`, (goodput / 1e6).toFixed(2), 'Mbit/s', goodput / bound);
+  });
+
+  // The table, on stdout.
+  const header = ['measurement', 'configured', 'measured', 'unit', 'measured / configured'];
+  const lines = rows.map((r) => [r.what, String(r.configured), String(r.measured), r.unit, r.ratio === null ? '-' : r.ratio.toFixed(3)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  process.stdout.write(`${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`);
+  process.stdout.write('TCP goodput is expected near 0.965 of the rate (IP and TCP headers); the Mathis ratio should be at or below ~1.\n');
+}
+
+main().catch((err) => {
+  if (err instanceof EmulationUnavailableError) {
+    process.stderr.write(`bench:netem: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`bench:netem: ${err.stack || err.message}\n`);
+  process.exit(1);
+});
