@@ -94,13 +94,59 @@ function waitForDevtoolsUrl(child, timeoutMs) {
 }
 
 /**
+ * Chromium inside a network namespace (the testbed's client side). Its DevTools port would
+ * listen on the namespace's own loopback, out of reach, so Playwright drives it over a pipe
+ * instead: it launches a wrapper that enters the namespace and execs Chromium, keeping the
+ * pipe's file descriptors and the PID. Playwright ends that process on close() and on exit;
+ * the emulated link also ends anything left in its namespace.
+ */
+async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors }) {
+  const { chromium } = require('playwright-core');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-ns-'));
+  const wrapper = path.join(dir, 'chromium-in-namespace');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${netns.replace(/'/g, '')}' '${chromiumExecutable()}' "$@"\n`, { mode: 0o755 });
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...BASE_ARGS.filter((a) => a !== '--headless=new'), ...args], timeout: 60000 });
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  let closing = null;
+  const close = () => {
+    if (!closing) {
+      closing = (async () => {
+        clearTimeout(timer);
+        await Promise.race([browser.close().catch(() => {}), delay(5000)]);
+        fs.rmSync(dir, { recursive: true, force: true });
+      })();
+    }
+    return closing;
+  };
+  const timer = setTimeout(() => {
+    close();
+  }, timeoutMs);
+  timer.unref();
+  try {
+    const context = await browser.newContext({ ignoreHTTPSErrors });
+    const page = await context.newPage();
+    return { browser, context, page, pid: null, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
  * @param {object} [opts]
  * @param {string[]} [opts.args]        extra Chromium flags
  * @param {number} [opts.timeoutMs]     hard limit on the browser's whole life (default 5 min)
  * @param {boolean} [opts.ignoreHTTPSErrors]  accept the origin's self-signed certificate (default true)
- * @returns {Promise<{browser, context, page, pid: number, close: () => Promise<void>}>}
+ * @param {string} [opts.netns]         run inside this network namespace (the emulated client)
+ * @returns {Promise<{browser, context, page, pid: number|null, close: () => Promise<void>}>}
  */
-async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true } = {}) {
+async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true, netns = null } = {}) {
+  if (netns) return launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors });
   const { chromium } = require('playwright-core');
   installExitHooks();
   const exe = chromiumExecutable();

@@ -11,10 +11,11 @@ const { runConfigToSearch } = require('../player/run-config');
  * @param {object} opts.config     run configuration (content, transport, abr, seeks, stopAt, ...)
  * @param {number} [opts.timeoutMs]  the whole run's limit (default 5 min)
  * @param {string[]} [opts.chromiumArgs]
+ * @param {string} [opts.netns]   run the browser inside this network namespace (the testbed)
  * @returns {Promise<{qoe: object, pageErrors: string[], console: string[]}>}
  */
-async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [] }) {
-  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs });
+async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null }) {
+  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs, netns });
   const pageErrors = [];
   const consoleLines = [];
   try {
