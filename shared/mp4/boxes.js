@@ -87,16 +87,24 @@ function parseTrex(bytes, box) {
   };
 }
 
+/** Sequential 32-bit fields of a box body, each read checked against the box's end. */
+function fieldReader(bytes, box, start) {
+  const v = viewOf(bytes);
+  const reader = {
+    at: start,
+    read32(what) {
+      if (reader.at + 4 > box.end) throw new Mp4ParseError(`${box.type} at offset ${box.start} truncated reading ${what}`);
+      const x = v.getUint32(reader.at);
+      reader.at += 4;
+      return x;
+    },
+  };
+  return reader;
+}
+
 function parseTfhd(bytes, box) {
   const { flags, body } = parseFullBoxHeader(bytes, box);
-  const v = viewOf(bytes);
-  let at = body;
-  const read32 = (what) => {
-    if (at + 4 > box.end) throw new Mp4ParseError(`tfhd at offset ${box.start} truncated reading ${what}`);
-    const x = v.getUint32(at);
-    at += 4;
-    return x;
-  };
+  const read32 = fieldReader(bytes, box, body).read32;
   const out = { trackId: read32('track_ID'), flags };
   if (flags & 0x1) {
     const high = read32('base_data_offset');
@@ -119,21 +127,15 @@ function parseTfdt(bytes, box) {
 
 function parseTrun(bytes, box) {
   const { version, flags, body } = parseFullBoxHeader(bytes, box);
-  const v = viewOf(bytes);
-  let at = body;
-  const read32 = (what) => {
-    if (at + 4 > box.end) throw new Mp4ParseError(`trun at offset ${box.start} truncated reading ${what}`);
-    const x = v.getUint32(at);
-    at += 4;
-    return x;
-  };
+  const fields = fieldReader(bytes, box, body);
+  const read32 = fields.read32;
   const sampleCount = read32('sample_count');
   const out = { flags, sampleCount, samples: [] };
   if (flags & 0x1) out.dataOffset = read32('data_offset') | 0; // signed 32-bit
   if (flags & 0x4) out.firstSampleFlags = read32('first_sample_flags');
   const perSample = ((flags & 0x100) ? 4 : 0) + ((flags & 0x200) ? 4 : 0) + ((flags & 0x400) ? 4 : 0) + ((flags & 0x800) ? 4 : 0);
-  if (at + perSample * sampleCount > box.end) {
-    throw new Mp4ParseError(`trun at offset ${box.start} says ${sampleCount} samples but has room for ${Math.floor((box.end - at) / Math.max(perSample, 1))}`);
+  if (fields.at + perSample * sampleCount > box.end) {
+    throw new Mp4ParseError(`trun at offset ${box.start} says ${sampleCount} samples but has room for ${Math.floor((box.end - fields.at) / Math.max(perSample, 1))}`);
   }
   for (let i = 0; i < sampleCount; i++) {
     const s = {};
