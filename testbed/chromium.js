@@ -112,21 +112,10 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  let closing = null;
-  const close = () => {
-    if (!closing) {
-      closing = (async () => {
-        clearTimeout(timer);
-        await Promise.race([browser.close().catch(() => {}), delay(5000)]);
-        fs.rmSync(dir, { recursive: true, force: true });
-      })();
-    }
-    return closing;
-  };
-  const timer = setTimeout(() => {
-    close();
+  const close = closeOnceWithDeadline(async () => {
+    await Promise.race([browser.close().catch(() => {}), delay(5000)]);
+    fs.rmSync(dir, { recursive: true, force: true });
   }, timeoutMs);
-  timer.unref();
   try {
     const context = await browser.newContext({ ignoreHTTPSErrors });
     const page = await context.newPage();
@@ -161,29 +150,18 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
   running.add(record);
   const exited = new Promise((resolve) => child.once('exit', resolve));
 
-  let closing = null;
-  const close = () => {
-    if (!closing) {
-      closing = (async () => {
-        clearTimeout(timer);
-        if (browser) await Promise.race([browser.close().catch(() => {}), delay(3000)]);
-        killGroup(child, 'SIGTERM');
-        if ((await Promise.race([exited.then(() => 'exited'), delay(3000)])) !== 'exited') {
-          killGroup(child, 'SIGKILL');
-          await Promise.race([exited, delay(2000)]);
-        }
-        running.delete(record);
-        fs.rmSync(userDataDir, { recursive: true, force: true });
-      })();
-    }
-    return closing;
-  };
-  const timer = setTimeout(() => {
-    close();
-  }, timeoutMs);
-  timer.unref();
-
   let browser = null;
+  const close = closeOnceWithDeadline(async () => {
+    if (browser) await Promise.race([browser.close().catch(() => {}), delay(3000)]);
+    killGroup(child, 'SIGTERM');
+    if ((await Promise.race([exited.then(() => 'exited'), delay(3000)])) !== 'exited') {
+      killGroup(child, 'SIGKILL');
+      await Promise.race([exited, delay(2000)]);
+    }
+    running.delete(record);
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }, timeoutMs);
+
   try {
     const wsUrl = await waitForDevtoolsUrl(child, 30000);
     browser = await chromium.connectOverCDP(wsUrl, { timeout: 30000 });
@@ -194,6 +172,24 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
     await close();
     throw err;
   }
+}
+
+/**
+ * A close() that runs teardown once however often it is called, and runs it by itself after
+ * timeoutMs: a browser that hangs (a page that 404'd once hung a run forever) is ended anyway.
+ */
+function closeOnceWithDeadline(teardown, timeoutMs) {
+  let closing = null;
+  const close = () => {
+    if (!closing) {
+      clearTimeout(timer);
+      closing = teardown();
+    }
+    return closing;
+  };
+  const timer = setTimeout(close, timeoutMs);
+  timer.unref();
+  return close;
 }
 
 function delay(ms) {
