@@ -4,6 +4,7 @@
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { startOrigin, DEFAULTS } = require('./start-origin');
+const { buildIfAbsent } = require('./content/build-if-absent');
 
 function usage() {
   return `Usage: npm run origin -- [options]
@@ -39,28 +40,6 @@ function port(value, name) {
   return n;
 }
 
-/** Builds one preset into contentDir unless it is there, showing progress on stderr. */
-async function buildIfAbsent(preset, contentDir, signal) {
-  const { ensureContent } = require('./content/ensure-content');
-  const { createProgressBar } = require('./content/progress-bar');
-  const bar = createProgressBar(`building ${preset}`);
-  try {
-    const { built } = await ensureContent({
-      preset,
-      contentDir,
-      signal,
-      onProgress: (e) => {
-        if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
-        else if (e.phase === 'encode') process.stderr.write(`origin: first run: ${e.message}\n`);
-        else if (e.phase === 'index') bar.done();
-        else if (e.phase === 'done' || e.phase === 'wait') process.stderr.write(`origin: ${e.message}\n`);
-      },
-    });
-    if (!built) process.stderr.write(`origin: content "${preset}" present in ${contentDir}\n`);
-  } finally {
-    bar.done();
-  }
-}
 
 async function main(argv) {
   let values;
@@ -134,7 +113,7 @@ async function main(argv) {
 
   for (const preset of presets) {
     try {
-      building = buildIfAbsent(preset, contentDir, controller.signal);
+      building = buildIfAbsent(preset, contentDir, { signal: controller.signal, who: 'origin' });
       await building;
     } catch (err) {
       if (stopping) return undefined;

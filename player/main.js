@@ -126,6 +126,10 @@ async function main() {
     window.lab.state = 'ready';
     return;
   }
+  if (config.hold) {
+    window.lab.state = 'held';
+    await new Promise((resolve) => { window.lab.go = resolve; });
+  }
   window.lab.state = 'starting';
   try {
     const run = await startPlayback({

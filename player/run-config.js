@@ -1,7 +1,7 @@
 'use strict';
 // A playback's configuration as URL parameters, so every run (by a person or a script) is
 // named by a URL that reproduces it: ?content=sample&transport=h2&abr=bba2&seeks=40:100,150:200
-// &stop=120&keep=1&params={"bufferSizeSeconds":20}&autostart=1
+// &stop=120&keep=1&params={"bufferSizeSeconds":20}&autostart=1 (&hold=1: wait for window.lab.go())
 
 const DEFAULTS = { content: 'sample', transport: 'http11', abr: 'dashjs', autostart: false };
 
@@ -31,6 +31,9 @@ function parseRunConfig(search) {
   }
   config.keepBitrateOnSeek = p.get('keep') === '1' || p.get('keep') === 'true';
   config.autostart = p.get('autostart') === '1' || p.get('autostart') === 'true';
+  // hold: load everything, then wait for window.lab.go() (the QoE runner snapshots the link's
+  // counters and starts its schedules between the page load and the playback).
+  config.hold = p.get('hold') === '1' || p.get('hold') === 'true';
   if (p.get('params')) {
     try {
       config.abrParams = JSON.parse(p.get('params'));
@@ -52,6 +55,7 @@ function runConfigToSearch(config) {
   if (config.keepBitrateOnSeek) p.set('keep', '1');
   if (config.abrParams && Object.keys(config.abrParams).length) p.set('params', JSON.stringify(config.abrParams));
   if (config.autostart) p.set('autostart', '1');
+  if (config.hold) p.set('hold', '1');
   return `?${p.toString()}`;
 }
 

@@ -12,27 +12,45 @@ const { runConfigToSearch } = require('../player/run-config');
  * @param {number} [opts.timeoutMs]  the whole run's limit (default 5 min)
  * @param {string[]} [opts.chromiumArgs]
  * @param {string} [opts.netns]   run the browser inside this network namespace (the testbed)
- * @returns {Promise<{qoe: object, pageErrors: string[], console: string[]}>}
+ * @param {() => Promise<void>} [opts.beforeStart]  runs after the page has loaded and before
+ *   the playback starts (the page holds until then): the runner snapshots the link's counters
+ *   and starts its schedules here, so page and script bytes do not count as streaming
+ * @param {AbortSignal} [opts.signal]  aborting closes the browser and rejects
+ * @returns {Promise<{qoe: object, pageErrors: string[], console: string[], pageTimeOrigin: number}>}
+ *   pageTimeOrigin: the wall clock (ms) of the page's time 0, to which the QoE times are relative
  */
-async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null }) {
+async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null, beforeStart = null, signal = null }) {
+  if (signal && signal.aborted) throw new Error('aborted');
   const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs, netns });
   const pageErrors = [];
   const consoleLines = [];
+  const onAbort = () => browser.close();
+  if (signal) signal.addEventListener('abort', onAbort, { once: true });
   try {
     const { page } = browser;
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`${m.type()}: ${m.text()}`);
     });
-    const url = `${pageBase}/${runConfigToSearch({ ...config, autostart: true })}`;
+    const url = `${pageBase}/${runConfigToSearch({ ...config, autostart: true, hold: Boolean(beforeStart) })}`;
     const response = await page.goto(url, { timeout: 30000 });
     if (!response || response.status() !== 200) throw new Error(`player page ${url} answered ${response ? response.status() : 'nothing'}`);
+    if (beforeStart) {
+      await page.waitForFunction(() => window.lab && ['held', 'error'].includes(window.lab.state), null, { timeout: 30000, polling: 100 });
+      await beforeStart();
+      await page.evaluate(() => window.lab.go && window.lab.go());
+    }
+    const pageTimeOrigin = await page.evaluate(() => performance.timeOrigin);
     // window.lab.done resolves when the run stops (stop time or end of media).
     await page.waitForFunction(() => window.lab && (window.lab.state === 'done' || window.lab.state === 'error'), null, { timeout: timeoutMs, polling: 500 });
     const result = await page.evaluate(async () => ({ state: window.lab.state, errors: window.lab.errors, qoe: window.lab.state === 'done' ? await window.lab.done : null }));
     if (result.state === 'error') throw new Error(`the player failed: ${result.errors.join('; ')}`);
-    return { qoe: result.qoe, pageErrors, console: consoleLines, pageErrorsOnPage: result.errors };
+    return { qoe: result.qoe, pageErrors, console: consoleLines, pageErrorsOnPage: result.errors, pageTimeOrigin };
+  } catch (err) {
+    if (signal && signal.aborted) throw new Error('aborted');
+    throw err;
   } finally {
+    if (signal) signal.removeEventListener('abort', onAbort);
     await browser.close();
   }
 }

@@ -17,16 +17,20 @@ function renderProgress(label, fraction, elapsedSeconds, width = 30) {
   return `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(f * 100)).padStart(3)}%  elapsed ${formatSeconds(elapsedSeconds)}  eta ${formatSeconds(eta)}`;
 }
 
-function createProgressBar(label, { stream = process.stderr, now = () => Date.now() } = {}) {
+function createProgressBar(initialLabel, { stream = process.stderr, now = () => Date.now() } = {}) {
+  let label = initialLabel;
   const started = now();
   const tty = Boolean(stream.isTTY);
   let lastDecile = -1;
   let open = false;
   return {
-    update(fraction) {
+    /** @param {string} [newLabel]  what is being worked on now (a QoE run's current playback) */
+    update(fraction, newLabel) {
+      if (newLabel !== undefined) label = newLabel;
       const text = renderProgress(label, fraction, (now() - started) / 1000);
       if (tty) {
-        stream.write(`\r${text}`);
+        // \x1b[K clears what a longer previous label left on the line.
+        stream.write(`\r${text}\x1b[K`);
         open = true;
         return;
       }

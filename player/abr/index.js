@@ -7,6 +7,7 @@
 const basic = require('./basic');
 const sara = require('./sara');
 const bba2 = require('./bba2');
+const fixed = require('./fixed');
 const { validateDecisionInput } = require('./decision-input');
 
 function entry(m) {
@@ -20,6 +21,6 @@ function entry(m) {
   });
 }
 
-const ALGORITHMS = Object.freeze({ basic: entry(basic), sara: entry(sara), bba2: entry(bba2) });
+const ALGORITHMS = Object.freeze({ basic: entry(basic), sara: entry(sara), bba2: entry(bba2), fixed: entry(fixed) });
 
 module.exports = { ALGORITHMS, validateDecisionInput };

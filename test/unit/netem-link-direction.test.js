@@ -93,6 +93,18 @@ describe('link down/up and live changes', () => {
     expect(link.counters.packetsIn).toBe(2);
   });
 
+  test('a time origin moves down intervals and rate schedules with it (a schedule starts with the playback)', () => {
+    const link = new LinkDirection({ downIntervals: [{ fromMs: 1000, toMs: 2000 }] });
+    link.configure({ timeOriginMs: 5000 });
+    // 1000-2000 ms after the origin, i.e. 6000-7000 on the caller's clock.
+    expect([1500, 5999, 6000, 6999, 7000].map((t) => link.send(t, 100).dropped)).toEqual([null, null, 'down', 'down', null]);
+    // Square wave 1/2 Mbit/s, period 4 s: high during [0, 2 s) after the origin.
+    const sq = new LinkDirection({ rate: { kind: 'square', lowBitsPerSecond: 1e6, highBitsPerSecond: 2e6, periodMs: 4000 }, timeOriginMs: 10000 });
+    expect(at(sq.send(10000, 1250))).toEqual([10005]); // 10 kbit at 2 Mbit/s
+    expect(at(sq.send(12500, 1250))).toEqual([12510]); // at 1 Mbit/s
+    expect(() => new LinkDirection({ timeOriginMs: 'later' })).toThrow(/timeOriginMs must be a number/);
+  });
+
   test('bad settings are refused with the reason', () => {
     expect(() => new LinkDirection({ lossRate: 2 })).toThrow(/lossRate must be a probability/);
     expect(() => new LinkDirection({ delayMs: -1 })).toThrow(/delayMs must be >= 0/);

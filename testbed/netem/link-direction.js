@@ -29,6 +29,10 @@ const DEFAULTS = Object.freeze({
   queueLimitBytes: null,
   queueLimitPackets: null,
   downIntervals: [],
+  // Where the scenario's clock starts, on the caller's clock (ms): down intervals and rate
+  // schedules (square wave phase, step and mahimahi traces) count from here, so a schedule
+  // can start with a playback rather than with the relay.
+  timeOriginMs: 0,
   seed: 1,
 });
 
@@ -39,6 +43,7 @@ function checkProbability(name, p) {
 function validate(c) {
   for (const k of Object.keys(c)) if (!(k in DEFAULTS)) throw new Error(`unknown link setting "${k}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
   for (const k of ['lossRate', 'duplicateRate', 'corruptRate', 'reorderRate']) checkProbability(k, c[k]);
+  if (!Number.isFinite(c.timeOriginMs)) throw new RangeError(`timeOriginMs must be a number of ms, got ${c.timeOriginMs}`);
   for (const k of ['delayMs', 'jitterMs']) if (!(c[k] >= 0)) throw new RangeError(`${k} must be >= 0 ms, got ${c[k]}`);
   for (const k of ['queueLimitBytes', 'queueLimitPackets']) {
     if (c[k] !== null && !(Number.isInteger(c[k]) && c[k] > 0)) throw new RangeError(`${k} must be a positive whole number or null, got ${c[k]}`);
@@ -66,14 +71,17 @@ class LinkDirection {
   configure(settings) {
     const merged = { ...DEFAULTS, ...(this.settings || {}), ...settings };
     validate(merged);
-    const rateChanged = !this.settings || settings.rate !== undefined;
+    // A stateful schedule (mahimahi's cursor) restarts with its clock.
+    const rateChanged = !this.settings || settings.rate !== undefined || settings.timeOriginMs !== undefined;
     this.settings = merged;
     if (rateChanged) this.schedule = createRateSchedule(merged.rate);
     if (!this.rng || settings.seed !== undefined) this.rng = createRng(merged.seed);
   }
 
+  /** t on the caller's clock; intervals count from timeOriginMs. */
   isDown(t) {
-    return this.settings.downIntervals.some((iv) => t >= iv.fromMs && t < iv.toMs);
+    const local = t - this.settings.timeOriginMs;
+    return this.settings.downIntervals.some((iv) => local >= iv.fromMs && local < iv.toMs);
   }
 
   /**
@@ -97,7 +105,8 @@ class LinkDirection {
     if (s.queueLimitBytes !== null && this.inQueue.reduce((a, p) => a + p.size, 0) + size > s.queueLimitBytes) return drop('queue');
 
     const start = Math.max(t, this.linkFreeAt);
-    const finish = this.schedule.finish(start, size);
+    const origin = s.timeOriginMs;
+    const finish = this.schedule.finish(start - origin, size) + origin;
     this.linkFreeAt = finish;
     this.inQueue.push({ finish, size });
     const queueDelay = start - t;

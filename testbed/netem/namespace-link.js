@@ -183,6 +183,24 @@ async function createEmulatedLink(o = {}) {
       ip('-n', ns, 'link', 'set', tun, 'txqueuelen', '2000', 'up');
     }
     link.configure = (direction, settings) => ask({ configure: { direction, settings } });
+    /**
+     * A network interface change as a phone sees it (paper 002's WiFi <-> LTE switches): the
+     * client gets a new address, so its TCP connections die and must be re-established.
+     * The old sockets are destroyed (ss -K, like a kernel dropping an interface's sockets);
+     * Chromium also sees the address change and drops its pooled connections.
+     */
+    link.switchClientAddress = () => {
+      const last = Number(link.clientIp.split('.')[3]);
+      const next = `${subnet}.${last === 2 ? 3 : 2}`;
+      // Delete before add: deleting a primary address also deletes its secondaries.
+      ip('-n', names.clientNs, 'addr', 'del', `${link.clientIp}/24`, 'dev', names.clientTun);
+      ip('-n', names.clientNs, 'addr', 'add', `${next}/24`, 'dev', names.clientTun);
+      try {
+        execFileSync('ip', ['netns', 'exec', names.clientNs, 'ss', '-K', 'src', link.clientIp], { stdio: 'ignore' });
+      } catch { /* nothing to kill */ }
+      link.clientIp = next;
+      return next;
+    };
     link.counters = async () => (await ask({ counters: true })).counters;
     link.relayPid = relay.pid;
     return link;

@@ -85,7 +85,7 @@ class UdpRelay {
   }
 
   forward(direction, msg, out, port) {
-    const now = performance.now() - this.t0;
+    const now = this.now();
     const verdict = this.directions[direction].send(now, msg.length);
     for (const d of verdict.deliveries) {
       let bytes = msg;
@@ -97,7 +97,17 @@ class UdpRelay {
     }
   }
 
+  /** Milliseconds on the relay's clock (what LinkDirection sees as t). */
+  now() {
+    return performance.now() - this.t0;
+  }
+
+  /**
+   * settings.timeOriginMs === 'now' starts the schedules' clock at this moment: the caller
+   * cannot know the relay's clock, only when it wants a schedule to begin.
+   */
   configure(direction, settings) {
+    if (settings && settings.timeOriginMs === 'now') settings = { ...settings, timeOriginMs: this.now() };
     if (direction === 'both' || direction === 'toClient') this.directions.toClient.configure(settings);
     if (direction === 'both' || direction === 'toServer') this.directions.toServer.configure(settings);
   }

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+'use strict';
+// npm run qoe -- SCENARIO [options]: runs a scenario's playbacks through the link emulator
+// and writes a run directory and its report.
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { loadScenario } = require('../scenario/load-scenario');
+const { expandMatrix } = require('../scenario/expand-matrix');
+const { describeProfile } = require('../scenario/network-profile');
+const { runScenario, parseOnly } = require('../qoe/run-scenario');
+const { writeReport } = require('../report/write-report');
+const { buildIfAbsent } = require('../../origin/content/build-if-absent');
+const { formatSeconds } = require('../../origin/content/progress-bar');
+const { EmulationUnavailableError } = require('../netem/namespace-link');
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+function usage() {
+  const shipped = fs.readdirSync(path.join(REPO, 'testbed', 'scenarios')).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => `scenarios/${f.replace(/\.(ya?ml|json)$/, '')}`);
+  return `Usage: npm run qoe -- SCENARIO [options]
+
+Runs every combination of a scenario (transports x ABRs x networks x seek schedules x switch
+schedules x repetitions), each playback in a fresh Chromium inside the client namespace of
+the link emulator, the origin in the server namespace. Writes one JSON per playback, a
+combined results.csv and report.html / report.md / tables.csv into the run directory.
+An interrupted run (Ctrl-C) resumes with the same --out (or --resume): finished playbacks
+are kept, failed ones are run again.
+
+SCENARIO is a JSON or YAML file (extension optional), relative to here or to testbed/.
+Shipped: ${shipped.join(', ')}
+Format: testbed/scenarios/README.md
+
+Options:
+  --out DIR          run directory (default runs/<scenario>-<date>-<time>); an existing
+                     run directory of the same scenario is resumed
+  --resume           resume the newest runs/<scenario>-* directory
+  --only FILTER      run a subset: KEY=VALUE[,KEY=VALUE...], KEY one of transport, abr,
+                     network, seek, switch, repetition, id (same key twice = either)
+  --list             print the playbacks and the expected time, run nothing
+  --no-emulation     run on loopback without the link emulator (no root needed; network
+                     profiles and switch schedules are NOT applied; say so when reporting)
+  --no-report        do not write the report at the end (npm run report -- DIR does it)
+  --content-dir DIR  content (default ./content; the scenario's preset is built if missing)
+  --data-dir DIR     TLS certificate and other state (default ./data)
+  -h, --help         this text
+
+Needs root (network namespaces and TUN devices) unless --no-emulation.
+Exit status: 0 all playbacks ok, 1 some failed (recorded in the run directory), 2 bad
+scenario or options, 130 interrupted.
+`;
+}
+
+function fail(message, code = 2) {
+  process.stderr.write(`qoe: ${message}\n`);
+  process.exit(code);
+}
+
+function timestamp() {
+  const d = new Date();
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+function newestRunDir(name) {
+  const runs = path.join(REPO, 'runs');
+  if (!fs.existsSync(runs)) return null;
+  const dirs = fs.readdirSync(runs).filter((d) => d.startsWith(`${name}-`) && fs.existsSync(path.join(runs, d, 'scenario.json'))).sort();
+  return dirs.length ? path.join(runs, dirs[dirs.length - 1]) : null;
+}
+
+async function main(argv) {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        resume: { type: 'boolean' },
+        only: { type: 'string' },
+        list: { type: 'boolean' },
+        'no-emulation': { type: 'boolean' },
+        'no-report': { type: 'boolean' },
+        'content-dir': { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    fail(`${err.message}\n\n${usage()}`);
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    process.stdout.write(usage());
+    return 0;
+  }
+  if (positionals.length !== 1) fail(`give exactly one scenario (got ${positionals.length})\n\n${usage()}`);
+  let loaded;
+  try {
+    loaded = loadScenario(positionals[0]);
+  } catch (err) {
+    fail(err.message);
+  }
+  const { scenario } = loaded;
+  try {
+    parseOnly(values.only);
+  } catch (err) {
+    fail(err.message);
+  }
+
+  if (values.list) {
+    const plan = expandMatrix(scenario).filter(parseOnly(values.only));
+    for (const p of plan) process.stdout.write(`${p.id}  (${describeProfile(p.profile)}; ~${formatSeconds(p.expectedSeconds)})\n`);
+    process.stdout.write(`${plan.length} playbacks, about ${formatSeconds(plan.reduce((a, p) => a + p.expectedSeconds, 0))} (m:ss)\n`);
+    return 0;
+  }
+  if (values.out && values.resume) fail('give --out DIR or --resume, not both');
+  let runDir = values.out ? path.resolve(values.out) : null;
+  if (values.resume) {
+    runDir = newestRunDir(scenario.name);
+    if (!runDir) fail(`--resume: no earlier run of "${scenario.name}" in ${path.join(REPO, 'runs')}`);
+  }
+  runDir = runDir || path.join(REPO, 'runs', `${scenario.name}-${timestamp()}`);
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal) => {
+    interrupts += 1;
+    // A second Ctrl-C means now; the exit handlers still remove namespaces and browsers.
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write(`\nqoe: ${signal}: stopping after cleaning up the current playback (Ctrl-C again to quit at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+  const contentDir = path.resolve(values['content-dir'] || path.join(REPO, 'content'));
+  const dataDir = path.resolve(values['data-dir'] || path.join(REPO, 'data'));
+  try {
+    await buildIfAbsent(scenario.content, contentDir, { signal: controller.signal, who: 'qoe' });
+  } catch (err) {
+    if (controller.signal.aborted) return 130;
+    fail(`cannot build content "${scenario.content}": ${err.message}`, 1);
+  }
+  let outcome;
+  try {
+    outcome = await runScenario({
+      scenario, runDir, emulate: !values['no-emulation'], contentDir, dataDir, only: values.only, signal: controller.signal,
+    });
+  } catch (err) {
+    if (err instanceof EmulationUnavailableError) fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);
+    throw err;
+  }
+  const resumeHint = `npm run qoe -- ${positionals[0]} --out ${path.relative(process.cwd(), runDir) || runDir}`;
+  process.stderr.write(`qoe: ${outcome.ok} ok, ${outcome.failed} failed of ${outcome.planned}${outcome.skipped ? ` (${outcome.skipped} done in an earlier session)` : ''}; results: ${path.join(runDir, 'results.csv')}\n`);
+  if (!values['no-report'] && outcome.records.length) {
+    const files = writeReport(runDir);
+    process.stderr.write(`qoe: report: ${files.html}\n`);
+  }
+  if (outcome.interrupted) {
+    process.stderr.write(`qoe: interrupted; resume with: ${resumeHint}\n`);
+    return 130;
+  }
+  if (outcome.failed) process.stderr.write(`qoe: ${outcome.failed} playback(s) failed (errors in results.csv); run again with: ${resumeHint}\n`);
+  return outcome.failed ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code), (err) => {
+  process.stderr.write(`qoe: ${err.stack || err.message}\n`);
+  process.exit(1);
+});

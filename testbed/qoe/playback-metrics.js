@@ -1,0 +1,71 @@
+'use strict';
+// What a playback's record adds to the player's own QoE: numbers only the testbed can know,
+// from the emulator's counters and the link's configured rate. Pure functions.
+//
+//   overhead         1 - media bytes / bytes delivered to the client (paper 003 eq. 1; IP
+//                    packets, so TCP/IP, TLS and HTTP headers, ACK-less downlink only)
+//   mediaThroughput  media bits / (first segment request -> last segment byte)
+//   linkUtilization  mediaThroughput / mean available rate over the same window (paper 003
+//                    eq. 2); null on an unlimited link
+//   packetLossRatio  packets the emulator dropped (loss, queue, link down) / packets sent,
+//                    per direction: the network's PLR. (An unreliable transport's own PLR,
+//                    media packets that never reached the player, is the player's to report.)
+const { createRateSchedule } = require('../netem/rate-schedule');
+
+/** Mean rate (bits/s) of a rate-schedule spec over [fromMs, toMs) on the schedule's clock. */
+function meanRate(spec, fromMs, toMs, stepMs = 10) {
+  if (!spec) return null;
+  const schedule = createRateSchedule(spec);
+  if (!(toMs > fromMs)) return schedule.rateAt(Math.max(0, fromMs)) || null;
+  let sum = 0;
+  let n = 0;
+  for (let t = fromMs; t < toMs; t += stepMs) {
+    sum += schedule.rateAt(Math.max(0, t));
+    n += 1;
+  }
+  return n && sum ? sum / n : null;
+}
+
+function dropRatio(c) {
+  if (!c || !c.packetsIn) return null;
+  const dropped = Object.values(c.drops || {}).reduce((a, b) => a + b, 0);
+  return dropped / c.packetsIn;
+}
+
+/**
+ * @param {object} o
+ * @param {object} o.qoe               the player's QoE JSON (window.lab.done)
+ * @param {object|null} o.counters     emulator counters {toClient, toServer, lateTimers}
+ * @param {object|null} o.rate         the downlink's rate-schedule spec (null: unlimited)
+ * @param {number} [o.pageToLinkMs]    page clock + this = the link schedule's clock
+ */
+function playbackMetrics({ qoe, counters = null, rate = null, pageToLinkMs = 0 }) {
+  const segments = (qoe && qoe.segments) || [];
+  const mediaBytes = segments.reduce((a, s) => a + (s.bytes || 0), 0);
+  let windowMs = null;
+  let mediaThroughput = null;
+  let availableRate = null;
+  if (segments.length) {
+    const from = Math.min(...segments.map((s) => s.requestStart));
+    const to = Math.max(...segments.map((s) => s.lastByte));
+    windowMs = to - from;
+    if (windowMs > 0) mediaThroughput = (8 * mediaBytes) / (windowMs / 1000);
+    availableRate = meanRate(rate, from + pageToLinkMs, to + pageToLinkMs);
+  }
+  const down = counters && counters.toClient;
+  const wireBytesDown = down ? down.bytesOut : null;
+  return {
+    mediaBytes,
+    wireBytesDown,
+    wireBytesUp: counters && counters.toServer ? counters.toServer.bytesOut : null,
+    overhead: wireBytesDown ? 1 - mediaBytes / wireBytesDown : null,
+    mediaThroughput,
+    availableRate,
+    linkUtilization: mediaThroughput !== null && availableRate ? mediaThroughput / availableRate : null,
+    packetLossRatio: dropRatio(down),
+    packetLossRatioUp: dropRatio(counters && counters.toServer),
+    lateTimers: counters && counters.lateTimers ? counters.lateTimers.count : null,
+  };
+}
+
+module.exports = { playbackMetrics, meanRate };

@@ -1,0 +1,58 @@
+'use strict';
+// One row per playback: the columns of results.csv and of the report's tables. A column is a
+// name, a unit and where its value comes from in a playback record (run-directory.js), so the
+// CSV, the report and the progress line cannot disagree about what a number means.
+
+const COLUMNS = [
+  ['id', '', (r) => r.id],
+  ['transport', '', (r) => r.transport],
+  ['abr', '', (r) => r.abr],
+  ['network', '', (r) => r.network],
+  ['seekSchedule', '', (r) => r.seekSchedule],
+  ['switchSchedule', '', (r) => r.switchSchedule],
+  ['repetition', '', (r) => r.repetition],
+  ['status', '', (r) => r.status],
+  ['error', '', (r) => r.error || ''],
+  ['startupDelaySeconds', 's', (r) => r.summary && r.summary.startupDelaySeconds],
+  ['meanSeekWaitSeconds', 's', (r) => r.summary && r.summary.meanSeekWaitSeconds],
+  ['rebufferInstances', '', (r) => r.summary && r.summary.rebufferInstances],
+  ['rebufferSeconds', 's', (r) => r.summary && r.summary.rebufferSeconds],
+  ['rebufferRate', '', (r) => r.summary && r.summary.rebufferRate],
+  ['playSeconds', 's', (r) => r.summary && r.summary.playSeconds],
+  ['averagePlaybackBitrate', 'bit/s', (r) => r.summary && r.summary.averagePlaybackBitrate],
+  ['averageDownloadedBitrate', 'bit/s', (r) => r.summary && r.summary.averageDownloadedBitrate],
+  ['switchCount', '', (r) => r.summary && r.summary.switchCount],
+  ['droppedFrames', '', (r) => r.summary && r.summary.droppedFrames],
+  ['mediaBytes', 'B', (r) => r.metrics && r.metrics.mediaBytes],
+  ['wireBytesDown', 'B', (r) => r.metrics && r.metrics.wireBytesDown],
+  ['overhead', '', (r) => r.metrics && r.metrics.overhead],
+  ['mediaThroughput', 'bit/s', (r) => r.metrics && r.metrics.mediaThroughput],
+  ['linkUtilization', '', (r) => r.metrics && r.metrics.linkUtilization],
+  ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
+  ['lateTimers', '', (r) => r.metrics && r.metrics.lateTimers],
+  ['originRequests', '', (r) => r.origin && r.origin.requests],
+  ['originConnections', '', (r) => r.origin && r.origin.connections],
+  ['wallSeconds', 's', (r) => r.wallSeconds],
+].map(([name, unit, get]) => ({ name, unit, get }));
+
+function csvCell(v) {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? String(Number.isInteger(v) ? v : Number(v.toPrecision(6))) : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function toRow(record) {
+  return Object.fromEntries(COLUMNS.map((c) => {
+    const v = c.get(record);
+    return [c.name, v === undefined ? null : v];
+  }));
+}
+
+/** Records -> CSV text (header + one line per record). */
+function toCsv(records, columns = COLUMNS) {
+  const lines = [columns.map((c) => c.name).join(',')];
+  for (const r of records) lines.push(columns.map((c) => csvCell(c.get(r))).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+module.exports = { COLUMNS, toRow, toCsv, csvCell };

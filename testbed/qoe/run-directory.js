@@ -1,0 +1,70 @@
+'use strict';
+// A run directory holds everything a run produced, so it can be resumed, reported on and
+// archived as one folder:
+//   scenario.json            the normalized scenario (a resume must match it)
+//   playbacks/<id>.json      one record per playback: config, status, error, the player's QoE
+//                            JSON, derived metrics, emulator counters, origin log summary
+//   logs/<id>.requests.ndjson  the origin's request log for that playback
+//   results.csv              one row per playback (rewritten after every playback)
+// Records are written to a temporary name and renamed, so an interrupted run never leaves a
+// half-written record that a resume would trust.
+const fs = require('node:fs');
+const path = require('node:path');
+const { toCsv } = require('./results-table');
+
+function writeAtomic(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+/** Creates a run directory or reopens one made from the same scenario. */
+function openRunDirectory(dir, scenario) {
+  const scenarioFile = path.join(dir, 'scenario.json');
+  const text = `${JSON.stringify(scenario, null, 2)}\n`;
+  if (fs.existsSync(scenarioFile)) {
+    const before = fs.readFileSync(scenarioFile, 'utf8');
+    if (before !== text) {
+      throw new Error(`${dir} holds a run of a different scenario (or of an edited version of this one); give a new --out directory, or delete ${dir} to start over`);
+    }
+  } else if (fs.existsSync(dir) && fs.readdirSync(dir).length) {
+    throw new Error(`${dir} exists and is not a run directory (no scenario.json); give an empty or new --out directory`);
+  }
+  fs.mkdirSync(path.join(dir, 'playbacks'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+  if (!fs.existsSync(scenarioFile)) writeAtomic(scenarioFile, text);
+  return {
+    dir,
+    logFile: (id) => path.join(dir, 'logs', `${id}.requests.ndjson`),
+    recordFile: (id) => path.join(dir, 'playbacks', `${id}.json`),
+    write(record) {
+      writeAtomic(path.join(dir, 'playbacks', `${record.id}.json`), `${JSON.stringify(record)}\n`);
+    },
+    read: () => readRecords(dir),
+    writeCsv(order) {
+      const records = readRecords(dir);
+      const rank = new Map(order.map((id, i) => [id, i]));
+      records.sort((a, b) => (rank.get(a.id) ?? 1e9) - (rank.get(b.id) ?? 1e9));
+      writeAtomic(path.join(dir, 'results.csv'), toCsv(records));
+      return records;
+    },
+  };
+}
+
+/** Every readable record in a run directory; unreadable ones are set aside, not trusted. */
+function readRecords(dir) {
+  const pdir = path.join(dir, 'playbacks');
+  if (!fs.existsSync(pdir)) throw new Error(`${dir} is not a run directory (no playbacks/ in it)`);
+  const records = [];
+  for (const f of fs.readdirSync(pdir).filter((n) => n.endsWith('.json')).sort()) {
+    try {
+      records.push(JSON.parse(fs.readFileSync(path.join(pdir, f), 'utf8')));
+    } catch (err) {
+      process.stderr.write(`warning: ${path.join(pdir, f)} is not readable JSON (${err.message}); renamed to .corrupt and run again on resume\n`);
+      fs.renameSync(path.join(pdir, f), path.join(pdir, `${f}.corrupt`));
+    }
+  }
+  return records;
+}
+
+module.exports = { openRunDirectory, readRecords, writeAtomic };

@@ -1,0 +1,92 @@
+'use strict';
+// Report arithmetic: playbacks grouped by what was varied (transport x ABR x network x
+// schedules), each metric summarized over the repetitions as mean, min and max. Pure.
+// Failed playbacks are counted per group but never averaged in (they have no metrics);
+// a metric that is null in a playback (no seek happened, unlimited link) is left out of
+// that metric only, and `n` says how many values each summary rests on.
+const { COLUMNS } = require('../qoe/results-table');
+
+const METRICS = [
+  { key: 'startupDelaySeconds', label: 'Startup delay', unit: 's', scale: 1, digits: 2 },
+  { key: 'meanSeekWaitSeconds', label: 'Seek wait (mean per playback)', unit: 's', scale: 1, digits: 2 },
+  { key: 'rebufferRate', label: 'Rebuffer rate', unit: '%', scale: 100, digits: 2 },
+  { key: 'rebufferInstances', label: 'Rebuffer instances', unit: '', scale: 1, digits: 1 },
+  { key: 'rebufferSeconds', label: 'Rebuffer time', unit: 's', scale: 1, digits: 2 },
+  { key: 'averagePlaybackBitrate', label: 'Average playback bitrate', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  { key: 'switchCount', label: 'Bitrate switches', unit: '', scale: 1, digits: 1 },
+  { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3 },
+  { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1 },
+  { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2 },
+  { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+];
+
+const GROUP_KEYS = ['transport', 'abr', 'network', 'seekSchedule', 'switchSchedule'];
+const column = Object.fromEntries(COLUMNS.map((c) => [c.name, c]));
+
+/** mean/min/max/n of the finite numbers in values (null when there are none) */
+function describe(values) {
+  const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
+  if (!xs.length) return { n: 0, mean: null, min: null, max: null };
+  return { n: xs.length, mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) };
+}
+
+function groupKey(r) {
+  return GROUP_KEYS.map((k) => r[k]).join('\u0000');
+}
+
+/**
+ * @param {object[]} records  playback records (run-directory.js)
+ * @returns {{key: object, label: string, ok: number, failed: number, ids: string[], metrics: Object<string, {n, mean, min, max}>}[]}
+ *   in the order the groups first appear
+ */
+function aggregate(records) {
+  const groups = new Map();
+  for (const r of records) {
+    const k = groupKey(r);
+    if (!groups.has(k)) groups.set(k, { key: Object.fromEntries(GROUP_KEYS.map((g) => [g, r[g]])), records: [] });
+    groups.get(k).records.push(r);
+  }
+  return [...groups.values()].map((g) => {
+    const ok = g.records.filter((r) => r.status === 'ok');
+    return {
+      key: g.key,
+      label: GROUP_KEYS.map((k) => g.key[k]).filter((v) => v && v !== 'none').join(' / '),
+      ok: ok.length,
+      failed: g.records.length - ok.length,
+      ids: g.records.map((r) => r.id),
+      metrics: Object.fromEntries(METRICS.map((m) => [m.key, describe(ok.map((r) => column[m.key].get(r)))])),
+    };
+  });
+}
+
+/** Which keys actually vary across the groups (a table need not repeat a constant). */
+function varyingKeys(groups) {
+  return GROUP_KEYS.filter((k) => new Set(groups.map((g) => g.key[k])).size > 1);
+}
+
+/**
+ * A metric as a pivot table: one row per network (and schedules, where they vary), one column
+ * per transport x ABR; cells {n, mean, min, max} or null where nothing ran.
+ */
+function pivot(groups, metricKey) {
+  const varying = varyingKeys(groups);
+  const rowKeys = ['network', 'seekSchedule', 'switchSchedule'].filter((k) => k === 'network' || varying.includes(k));
+  const colKeys = ['transport', 'abr'];
+  const name = (g, keys) => keys.map((k) => g.key[k]).join(' / ');
+  const rows = [...new Set(groups.map((g) => name(g, rowKeys)))];
+  const cols = [...new Set(groups.map((g) => name(g, colKeys)))];
+  const cells = rows.map((row) => cols.map((col) => {
+    const g = groups.find((x) => name(x, rowKeys) === row && name(x, colKeys) === col);
+    return g ? g.metrics[metricKey] : null;
+  }));
+  return { rowHeader: rowKeys.join(' / '), colHeader: colKeys.join(' / '), rows, cols, cells };
+}
+
+/** A summary cell as text in the metric's display unit: "mean (min-max)", or "-" */
+function formatCell(cell, metric) {
+  if (!cell || cell.n === 0) return '-';
+  const f = (v) => (v * metric.scale).toFixed(metric.digits);
+  return cell.n === 1 || cell.min === cell.max ? f(cell.mean) : `${f(cell.mean)} (${f(cell.min)}-${f(cell.max)})`;
+}
+
+module.exports = { aggregate, describe, pivot, formatCell, varyingKeys, METRICS, GROUP_KEYS };

@@ -1,0 +1,147 @@
+'use strict';
+// A run directory -> report.html (self-contained: tables and inline SVG plots), report.md
+// (the same tables in Markdown) and tables.csv (every metric summary in long form).
+const fs = require('node:fs');
+const path = require('node:path');
+const { readRecords } = require('../qoe/run-directory');
+const { aggregate, pivot, formatCell, METRICS, GROUP_KEYS } = require('./aggregate');
+const { lineChart, barChart, esc } = require('./svg-charts');
+const { describeProfile } = require('../scenario/network-profile');
+const { createRateSchedule } = require('../netem/rate-schedule');
+const { csvCell } = require('../qoe/results-table');
+
+// Bars for these; the rest are tables only.
+const BAR_METRICS = ['startupDelaySeconds', 'rebufferRate', 'meanSeekWaitSeconds', 'averagePlaybackBitrate', 'packetLossRatio', 'linkUtilization', 'overhead'];
+const DEFAULT_PLOTS = 12;
+
+/** The playbacks to plot over time: the ones asked for, else the first ok one of each group. */
+function choosePlots(records, groups, ids) {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  if (ids && ids.length) {
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) throw new Error(`--plots: no playback ${missing.join(', ')} in this run (ids are the file names in playbacks/)`);
+    return ids.map((id) => byId.get(id));
+  }
+  return groups.map((g) => g.ids.map((id) => byId.get(id)).find((r) => r.status === 'ok' && r.qoe)).filter(Boolean).slice(0, DEFAULT_PLOTS);
+}
+
+function timeSeriesCharts(r) {
+  const q = r.qoe;
+  const secs = (t) => t / 1000;
+  const buffer = lineChart({
+    title: `${r.id}: buffer level`,
+    xLabel: 'time since page load (s)',
+    yLabel: 'buffer (s)',
+    series: [{ name: 'buffer', points: (q.bufferSeries || []).map(([t, v]) => [secs(t), v]) }],
+  });
+  const series = [{ name: 'rendered bitrate', step: true, points: (q.bitrateSeries || []).map(([t, b]) => [secs(t), b / 1e6]) }];
+  const end = Math.max(0, ...(q.bufferSeries || []).map(([t]) => t));
+  if (r.profile && r.profile.rate && end > 0) {
+    const schedule = createRateSchedule(r.profile.rate);
+    const points = [];
+    for (let t = 0; t <= end; t += 250) points.push([secs(t), schedule.rateAt(Math.max(0, t + (r.pageToLinkMs || 0))) / 1e6]);
+    series.push({ name: 'link rate', step: true, dashed: true, points });
+  }
+  const segs = (q.segments || []).filter((s) => s.bandwidth).map((s) => [secs(s.lastByte), s.bandwidth / 1e6]);
+  if (segs.length) series.push({ name: 'downloaded segments', step: true, points: segs, color: '#aaa' });
+  const bitrate = lineChart({ title: `${r.id}: bitrate`, xLabel: 'time since page load (s)', yLabel: 'Mbit/s', series });
+  return `<div class="pair">${buffer}${bitrate}</div>`;
+}
+
+function htmlTable(t, metric) {
+  const head = `<tr><th>${esc(t.rowHeader)} \\ ${esc(t.colHeader)}</th>${t.cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
+  const body = t.rows.map((row, i) => `<tr><th>${esc(row)}</th>${t.cells[i].map((c) => `<td>${esc(formatCell(c, metric))}</td>`).join('')}</tr>`).join('');
+  return `<table>${head}${body}</table>`;
+}
+
+function markdownTable(t, metric) {
+  const lines = [`| ${t.rowHeader} \\ ${t.colHeader} | ${t.cols.join(' | ')} |`, `|${' --- |'.repeat(t.cols.length + 1)}`];
+  t.rows.forEach((row, i) => lines.push(`| ${row} | ${t.cells[i].map((c) => formatCell(c, metric)).join(' | ')} |`));
+  return lines.join('\n');
+}
+
+function longCsv(groups) {
+  const header = ['metric', 'unit', ...GROUP_KEYS, 'ok', 'failed', 'n', 'mean', 'min', 'max'];
+  const lines = [header.join(',')];
+  for (const m of METRICS) {
+    for (const g of groups) {
+      const c = g.metrics[m.key];
+      const scaled = (v) => (v === null ? null : v * m.scale);
+      lines.push([m.key, m.unit, ...GROUP_KEYS.map((k) => g.key[k]), g.ok, g.failed, c.n, scaled(c.mean), scaled(c.min), scaled(c.max)].map(csvCell).join(','));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * @param {string} runDir
+ * @param {{plots?: string[]}} [o]  playback ids to plot over time
+ * @returns {{html: string, md: string, csv: string}} the files written
+ */
+function writeReport(runDir, o = {}) {
+  const scenarioFile = path.join(runDir, 'scenario.json');
+  if (!fs.existsSync(scenarioFile)) throw new Error(`${runDir} is not a run directory (no scenario.json); give the directory npm run qoe wrote`);
+  const scenario = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
+  const records = readRecords(runDir);
+  if (!records.length) throw new Error(`${runDir} has no playback records yet`);
+  const groups = aggregate(records);
+  const ok = records.filter((r) => r.status === 'ok').length;
+  const failed = records.filter((r) => r.status !== 'ok');
+  const emulated = records.some((r) => r.emulated);
+  const generated = new Date().toISOString();
+  const profiles = Object.entries(scenario.profiles).map(([name, p]) => [name, describeProfile(p)]);
+
+  const sections = METRICS.map((m) => {
+    const t = pivot(groups, m.key);
+    if (t.cells.every((row) => row.every((c) => !c || c.n === 0))) return null;
+    const bars = BAR_METRICS.includes(m.key) ? barChart({
+      title: m.label,
+      unit: m.unit,
+      bars: groups.map((g) => {
+        const c = g.metrics[m.key];
+        const s = (v) => (v === null ? null : v * m.scale);
+        return { label: g.label, value: s(c.mean), min: s(c.min), max: s(c.max) };
+      }),
+    }) : '';
+    return { m, t, bars };
+  }).filter(Boolean);
+
+  const plots = choosePlots(records, groups, o.plots);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(scenario.name)}: QoE report</title>
+<style>
+body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1200px; }
+table { border-collapse: collapse; margin: .5em 0 1em; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th { background: #f4f4f4; } tr th:first-child { text-align: left; }
+.pair { display: flex; flex-wrap: wrap; gap: 8px; } .note { color: #555; font-size: 13px; }
+.warn { color: #a00; }
+</style></head><body>
+<h1>${esc(scenario.name)}</h1>
+<p>${esc(scenario.description || '')}</p>
+<p class="note">Content <b>${esc(scenario.content)}</b>, stop at ${scenario.durationSeconds} s of media, ${scenario.repetitions} repetition(s);
+${ok} playbacks ok, ${failed.length} failed; ${emulated ? `through the link emulator, TCP congestion control ${esc(scenario.congestionControl)} at the origin` : '<span class="warn">WITHOUT network emulation (loopback): network profiles were not applied</span>'}.
+Cells: mean (min-max) over repetitions. Report generated ${generated}.</p>
+<h2>Network profiles</h2>
+<table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
+${sections.map(({ m, t, bars }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m)}\n${bars}`).join('\n')}
+<h2>Buffer level and bitrate over time</h2>
+<p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate.</p>
+${plots.map(timeSeriesCharts).join('\n')}
+${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>error</th></tr>${failed.map((r) => `<tr><th>${esc(r.id)}</th><td style="text-align:left">${esc(r.error)}</td></tr>`).join('')}</table>` : ''}
+</body></html>
+`;
+  const md = [`# ${scenario.name}`, '', scenario.description || '', '',
+    `Content ${scenario.content}, stop at ${scenario.durationSeconds} s, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean (min-max).`, '',
+    '| profile | settings |', '| --- | --- |', ...profiles.map(([n, d]) => `| ${n} | ${d} |`), '',
+    ...sections.flatMap(({ m, t }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m), '']),
+    ...(failed.length ? ['## Failed playbacks', '', ...failed.map((r) => `- ${r.id}: ${r.error}`), ''] : []),
+  ].join('\n');
+  const files = { html: path.join(runDir, 'report.html'), md: path.join(runDir, 'report.md'), csv: path.join(runDir, 'tables.csv') };
+  fs.writeFileSync(files.html, html);
+  fs.writeFileSync(files.md, md);
+  fs.writeFileSync(files.csv, longCsv(groups));
+  return files;
+}
+
+module.exports = { writeReport, choosePlots };

@@ -1,0 +1,68 @@
+'use strict';
+// A scenario's cross product as a list of playbacks, each with a stable id (its file name in
+// the run directory, and what resume matches on) and the seconds it is expected to take.
+const { mergeProfile } = require('./network-profile');
+
+/**
+ * Media seconds actually watched: playing from 0 until the stop time, jumping at each seek
+ * (paper 002 Table 3: 340 s of a 600 s content).
+ */
+function viewedSeconds(durationSeconds, seeks) {
+  let position = 0;
+  let viewed = 0;
+  for (const s of seeks) {
+    if (s.at >= durationSeconds) break;
+    viewed += Math.max(0, s.at - position);
+    position = s.to;
+  }
+  return viewed + Math.max(0, durationSeconds - position);
+}
+
+// Page load, startup and the browser's start and stop, per playback, on top of viewing.
+const OVERHEAD_SECONDS = 10;
+
+function playbackId(parts) {
+  return parts.filter((p) => p !== null).join('.');
+}
+
+/** @returns {object[]} playbacks in run order (repetition outermost: a partial run is balanced) */
+function expandMatrix(scenario) {
+  const out = [];
+  const seekNames = Object.keys(scenario.seekSchedules);
+  const switchNames = Object.keys(scenario.switchSchedules);
+  for (let repetition = 1; repetition <= scenario.repetitions; repetition += 1) {
+    for (const network of scenario.networks) {
+      for (const switchName of switchNames) {
+        for (const seekName of seekNames) {
+          for (const abr of scenario.abrs) {
+            for (const transport of scenario.transports) {
+              const seeks = scenario.seekSchedules[seekName];
+              const viewed = viewedSeconds(scenario.durationSeconds, seeks);
+              out.push({
+                id: playbackId([transport, abr.label, network,
+                  seekNames.length > 1 || seekName !== 'none' ? seekName : null,
+                  switchNames.length > 1 || switchName !== 'none' ? switchName : null,
+                  `r${repetition}`]),
+                transport,
+                abr,
+                network,
+                profile: mergeProfile(scenario.profiles[network], abr.link),
+                seekSchedule: seekName,
+                seeks,
+                switchSchedule: switchName,
+                switches: scenario.switchSchedules[switchName],
+                repetition,
+                durationSeconds: scenario.durationSeconds,
+                expectedSeconds: viewed + OVERHEAD_SECONDS,
+                timeoutSeconds: scenario.timeoutSeconds ?? Math.round(3 * viewed + 120),
+              });
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+module.exports = { expandMatrix, viewedSeconds, OVERHEAD_SECONDS };

@@ -1,0 +1,208 @@
+'use strict';
+// A scenario file, checked and put into one normal form. Everything a run does is decided
+// here, before the first browser starts: a typo in the 40th profile must not surface an hour
+// into a run. Every problem is reported with its path in the file, all at once.
+//
+// The format (JSON or YAML; testbed/scenarios/README.md has the full reference):
+//
+//   name, description        text (name defaults to the file name)
+//   content                  a content preset (origin/content/presets.js), built if missing
+//   durationSeconds          media time at which a playback stops (default: the whole content)
+//   repetitions              runs per combination (default 1)
+//   timeoutSeconds           per playback (default: 3 x the expected viewing time + 120 s)
+//   congestionControl        TCP congestion control in the origin's namespace (default cubic)
+//   keepBitrateOnSeek        hold the pre-seek bitrate after a seek (paper 002 Table 3)
+//   transports               [http11, http10, h2]
+//   abrs                     [bba2, {name: fixed, label: q700, params: {...}, link: {...}}]
+//   profiles                 {name: network profile} (network-profile.js)
+//   networks                 profile names crossed in the matrix (default: all profiles)
+//   seekSchedules            {name: "40:100, 150:200" | [[40, 100], ...] | [{at, to}, ...]}
+//   switchSchedules          {name: [{atSeconds, network, outageSeconds, newAddress}, ...]}
+//
+// The matrix is transports x abrs x networks x seekSchedules x switchSchedules x repetitions.
+const { validateProfile } = require('./network-profile');
+
+const TRANSPORTS = ['http11', 'http10', 'h2'];
+const ABRS = ['dashjs', 'basic', 'sara', 'bba2', 'fixed'];
+const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
+const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
+  'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules'];
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+class ScenarioError extends Error {
+  constructor(source, problems) {
+    super(`${source}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
+
+function parseSeeks(raw, where, problems) {
+  let list = raw;
+  if (typeof raw === 'string') {
+    list = raw.trim() ? raw.split(',').map((part) => {
+      const m = /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+      if (!m) {
+        problems.push(`${where}: "${part.trim()}" is not "AT:TO" in media seconds, e.g. 40:100`);
+        return null;
+      }
+      return [Number(m[1]), Number(m[2])];
+    }) : [];
+  }
+  if (!Array.isArray(list)) {
+    problems.push(`${where} must be "AT:TO, ..." or a list of [at, to] pairs, got ${show(raw)}`);
+    return [];
+  }
+  const seeks = [];
+  list.forEach((s, i) => {
+    if (s === null) return;
+    const pair = Array.isArray(s) ? { at: s[0], to: s[1] } : s;
+    if (!isObject(pair) || !(pair.at >= 0) || !(pair.to >= 0) || typeof pair.at !== 'number' || typeof pair.to !== 'number') {
+      problems.push(`${where}[${i}] must be [at, to] or {at, to} in media seconds >= 0, got ${show(s)}`);
+      return;
+    }
+    if (seeks.length && pair.at <= seeks[seeks.length - 1].at) problems.push(`${where}[${i}]: seek times must increase (${pair.at} s after ${seeks[seeks.length - 1].at} s)`);
+    seeks.push({ at: pair.at, to: pair.to });
+  });
+  return seeks;
+}
+
+function parseSwitches(raw, where, profileNames, problems) {
+  if (!Array.isArray(raw)) {
+    problems.push(`${where} must be a list of {atSeconds, network, outageSeconds}, got ${show(raw)}`);
+    return [];
+  }
+  const events = [];
+  raw.forEach((e, i) => {
+    const at = `${where}[${i}]`;
+    if (!isObject(e)) return problems.push(`${at} must be {atSeconds, network, outageSeconds}, got ${show(e)}`);
+    for (const k of Object.keys(e)) if (!['atSeconds', 'network', 'outageSeconds', 'newAddress'].includes(k)) problems.push(`${at}: unknown key "${k}" (atSeconds, network, outageSeconds, newAddress)`);
+    if (!(typeof e.atSeconds === 'number' && e.atSeconds >= 0)) problems.push(`${at}.atSeconds must be a number of seconds >= 0, got ${show(e.atSeconds)}`);
+    if (!profileNames.includes(e.network)) problems.push(`${at}.network ${show(e.network)} is not a profile (profiles: ${profileNames.join(', ')})`);
+    const outage = e.outageSeconds ?? 0;
+    if (!(typeof outage === 'number' && outage >= 0)) problems.push(`${at}.outageSeconds must be a number >= 0, got ${show(e.outageSeconds)}`);
+    if (e.newAddress !== undefined && typeof e.newAddress !== 'boolean') problems.push(`${at}.newAddress must be true or false`);
+    if (events.length && e.atSeconds <= events[events.length - 1].atSeconds) problems.push(`${at}: switch times must increase`);
+    // An interface change gives the client a new address unless the file says otherwise: that
+    // is what kills TCP connections in paper 002's switches.
+    events.push({ atSeconds: e.atSeconds, network: e.network, outageSeconds: outage, newAddress: e.newAddress !== false });
+  });
+  return events;
+}
+
+function parseAbr(raw, where, problems) {
+  const entry = typeof raw === 'string' ? { name: raw } : raw;
+  if (!isObject(entry)) {
+    problems.push(`${where} must be an ABR name (${ABRS.join(', ')}) or {name, label, params, link}, got ${show(raw)}`);
+    return null;
+  }
+  for (const k of Object.keys(entry)) if (!['name', 'label', 'params', 'link'].includes(k)) problems.push(`${where}: unknown key "${k}" (name, label, params, link)`);
+  if (!ABRS.includes(entry.name)) problems.push(`${where}.name ${show(entry.name)} is not an ABR (${ABRS.join(', ')})`);
+  const label = entry.label ?? entry.name;
+  if (typeof label !== 'string' || !NAME_RE.test(label)) problems.push(`${where}.label ${show(label)} must be letters, digits, "-", "_" or "."`);
+  if (entry.params !== undefined && !isObject(entry.params)) problems.push(`${where}.params must be an object`);
+  if (entry.link !== undefined && !isObject(entry.link)) problems.push(`${where}.link must be an object of network profile settings`);
+  return { name: entry.name, label, params: entry.params || {}, link: entry.link || null };
+}
+
+function namedMap(raw, where, problems, parse) {
+  if (raw === undefined) return null;
+  if (!isObject(raw) || !Object.keys(raw).length) {
+    problems.push(`${where} must be a map of name -> value with at least one entry`);
+    return {};
+  }
+  const out = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (!NAME_RE.test(name)) problems.push(`${where}: name "${name}" must be letters, digits, "-", "_" or "."`);
+    out[name] = parse(value, `${where}.${name}`);
+  }
+  return out;
+}
+
+/**
+ * @param {object} raw          the parsed file
+ * @param {object} ctx
+ * @param {string} ctx.source   file name, for messages
+ * @param {string} ctx.defaultName
+ * @param {(name: string) => object} ctx.getPreset  content preset lookup (throws for unknown names)
+ * @param {(relPath: string) => string} [ctx.readText]  reads a trace file next to the scenario
+ * @returns {object} the normalized scenario
+ */
+function validateScenario(raw, ctx) {
+  const problems = [];
+  if (!isObject(raw)) throw new ScenarioError(ctx.source, [`a scenario must be an object (a map at the top level), got ${show(raw)}`]);
+  for (const k of Object.keys(raw)) if (!TOP_KEYS.includes(k)) problems.push(`unknown key "${k}" (known: ${TOP_KEYS.join(', ')})`);
+
+  const name = raw.name ?? ctx.defaultName;
+  if (typeof name !== 'string' || !NAME_RE.test(name)) problems.push(`name ${show(name)} must be letters, digits, "-", "_" or "."`);
+  let preset = null;
+  if (typeof raw.content !== 'string') problems.push(`content must name a content preset, got ${show(raw.content)}`);
+  else {
+    try {
+      preset = ctx.getPreset(raw.content);
+    } catch (err) {
+      problems.push(`content: ${err.message}`);
+    }
+  }
+  const contentSeconds = preset ? preset.durationSeconds : null;
+  const durationSeconds = raw.durationSeconds ?? contentSeconds;
+  if (raw.durationSeconds !== undefined && !(typeof raw.durationSeconds === 'number' && raw.durationSeconds > 0)) problems.push(`durationSeconds must be a number of seconds > 0, got ${show(raw.durationSeconds)}`);
+  else if (contentSeconds && durationSeconds > contentSeconds) problems.push(`durationSeconds ${durationSeconds} is longer than the content (${contentSeconds} s)`);
+  const repetitions = raw.repetitions ?? 1;
+  if (!(Number.isInteger(repetitions) && repetitions >= 1)) problems.push(`repetitions must be a whole number >= 1, got ${show(raw.repetitions)}`);
+  if (raw.timeoutSeconds !== undefined && !(typeof raw.timeoutSeconds === 'number' && raw.timeoutSeconds > 0)) problems.push(`timeoutSeconds must be a number > 0, got ${show(raw.timeoutSeconds)}`);
+  const congestionControl = raw.congestionControl ?? 'cubic';
+  if (!CONGESTION_CONTROLS.includes(congestionControl)) problems.push(`congestionControl must be one of ${CONGESTION_CONTROLS.join(', ')}, got ${show(congestionControl)}`);
+  if (raw.keepBitrateOnSeek !== undefined && typeof raw.keepBitrateOnSeek !== 'boolean') problems.push('keepBitrateOnSeek must be true or false');
+
+  const list = (key, fallback) => {
+    const v = raw[key] ?? fallback;
+    if (!Array.isArray(v) || !v.length) {
+      problems.push(`${key} must be a non-empty list, got ${show(raw[key])}`);
+      return [];
+    }
+    return v;
+  };
+  const transports = list('transports');
+  transports.forEach((t, i) => { if (!TRANSPORTS.includes(t)) problems.push(`transports[${i}] ${show(t)} is not a transport (${TRANSPORTS.join(', ')})`); });
+  const abrs = list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
+  const labels = abrs.map((a) => a.label);
+  labels.forEach((l, i) => { if (labels.indexOf(l) !== i) problems.push(`abrs: label "${l}" is used twice (give each entry its own label)`); });
+
+  const profiles = namedMap(raw.profiles, 'profiles', problems, (v, where) => validateProfile(v, where, problems, ctx.readText)) || {};
+  if (raw.profiles === undefined) problems.push('profiles must define at least one network profile');
+  const profileNames = Object.keys(profiles);
+  for (const a of abrs) if (a.link) validateProfile({ ...a.link }, `abrs.${a.label}.link`, problems, ctx.readText, { partial: true });
+  const networks = list('networks', profileNames.length ? profileNames : undefined);
+  networks.forEach((n, i) => { if (!profileNames.includes(n)) problems.push(`networks[${i}] ${show(n)} is not a profile (profiles: ${profileNames.join(', ') || 'none'})`); });
+  const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => parseSeeks(v, where, problems)) || { none: [] };
+  const switchSchedules = namedMap(raw.switchSchedules, 'switchSchedules', problems, (v, where) => parseSwitches(v, where, profileNames, problems)) || { none: [] };
+  if (durationSeconds) {
+    for (const [n, seeks] of Object.entries(seekSchedules)) {
+      for (const s of seeks) if (contentSeconds && s.to >= contentSeconds) problems.push(`seekSchedules.${n}: seek to ${s.to} s is past the content's end (${contentSeconds} s)`);
+    }
+  }
+  if (problems.length) throw new ScenarioError(ctx.source, problems);
+  return {
+    name,
+    description: raw.description || '',
+    content: raw.content,
+    contentSeconds,
+    segmentSeconds: preset.segmentSeconds,
+    durationSeconds,
+    repetitions,
+    timeoutSeconds: raw.timeoutSeconds ?? null,
+    congestionControl,
+    keepBitrateOnSeek: raw.keepBitrateOnSeek === true,
+    transports,
+    abrs,
+    profiles,
+    networks,
+    seekSchedules,
+    switchSchedules,
+  };
+}
+
+module.exports = { validateScenario, ScenarioError, TRANSPORTS, ABRS, CONGESTION_CONTROLS };
