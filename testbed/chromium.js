@@ -100,14 +100,17 @@ function waitForDevtoolsUrl(child, timeoutMs) {
  * pipe's file descriptors and the PID. Playwright ends that process on close() and on exit;
  * the emulated link also ends anything left in its namespace.
  */
-async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors }) {
+async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals = true }) {
   const { chromium } = require('playwright-core');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-ns-'));
   const wrapper = path.join(dir, 'chromium-in-namespace');
   fs.writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${netns.replace(/'/g, '')}' '${chromiumExecutable()}' "$@"\n`, { mode: 0o755 });
   let browser;
   try {
-    browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...BASE_ARGS.filter((a) => a !== '--headless=new'), ...args], timeout: 60000 });
+    browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...BASE_ARGS.filter((a) => a !== '--headless=new'), ...args], timeout: 60000,
+      // Playwright's own Ctrl-C handler kills the browser and exits the process at once; a
+      // caller with its own handler (the QoE runner) needs to clean up and report first.
+      handleSIGINT: handleSignals, handleSIGTERM: handleSignals, handleSIGHUP: handleSignals });
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -132,10 +135,12 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
  * @param {number} [opts.timeoutMs]     hard limit on the browser's whole life (default 5 min)
  * @param {boolean} [opts.ignoreHTTPSErrors]  accept the origin's self-signed certificate (default true)
  * @param {string} [opts.netns]         run inside this network namespace (the emulated client)
+ * @param {boolean} [opts.handleSignals] let Playwright end the process on Ctrl-C (default true;
+ *                                      false when the caller cleans up on signals itself)
  * @returns {Promise<{browser, context, page, pid: number|null, close: () => Promise<void>}>}
  */
-async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true, netns = null } = {}) {
-  if (netns) return launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors });
+async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true, netns = null, handleSignals = true } = {}) {
+  if (netns) return launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals });
   const { chromium } = require('playwright-core');
   installExitHooks();
   const exe = chromiumExecutable();

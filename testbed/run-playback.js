@@ -21,7 +21,8 @@ const { runConfigToSearch } = require('../player/run-config');
  */
 async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null, beforeStart = null, signal = null }) {
   if (signal && signal.aborted) throw new Error('aborted');
-  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs, netns });
+  // A caller passing a signal handles Ctrl-C itself (and aborts us through it).
+  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs, netns, handleSignals: !signal });
   const pageErrors = [];
   const consoleLines = [];
   const onAbort = () => browser.close();

@@ -12,7 +12,7 @@ const { runScenario, parseOnly } = require('../qoe/run-scenario');
 const { writeReport } = require('../report/write-report');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 const { formatSeconds } = require('../../origin/content/progress-bar');
-const { EmulationUnavailableError } = require('../netem/namespace-link');
+const { EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -135,6 +135,14 @@ async function main(argv) {
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
+  // Before any content build: a refusal should not come after minutes of encoding.
+  if (!values['no-emulation']) {
+    try {
+      requireRoot();
+    } catch (err) {
+      fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);
+    }
+  }
   const contentDir = path.resolve(values['content-dir'] || path.join(REPO, 'content'));
   const dataDir = path.resolve(values['data-dir'] || path.join(REPO, 'data'));
   try {

@@ -51,6 +51,7 @@ function stepTrace(steps) {
 /** "seconds,kbps" rows (header line and # comments allowed) -> steps */
 function parseStepCsv(text) {
   const steps = [];
+  let header = false;
   text.split(/\r?\n/).forEach((line, i) => {
     const row = line.replace(/#.*/, '').trim();
     if (!row) return;
@@ -58,7 +59,10 @@ function parseStepCsv(text) {
     if (cells.length < 2) throw new Error(`step trace line ${i + 1}: expected "seconds,kbps", got "${line}"`);
     const [sec, kbps] = cells.map(Number);
     if (!Number.isFinite(sec) || !Number.isFinite(kbps)) {
-      if (steps.length === 0 && i === 0) return; // a header row
+      if (steps.length === 0 && !header) {
+        header = true; // one header row, before the data (comments may come first)
+        return;
+      }
       throw new Error(`step trace line ${i + 1}: "${line}" is not two numbers`);
     }
     if (sec < 0 || kbps < 0) throw new Error(`step trace line ${i + 1}: negative value in "${line}"`);

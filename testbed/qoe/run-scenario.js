@@ -6,7 +6,7 @@
 // is not run again when the run is resumed.
 const fs = require('node:fs');
 const { expandMatrix } = require('../scenario/expand-matrix');
-const { profileToLinkSettings, describeProfile } = require('../scenario/network-profile');
+const { profileToLinkSettings, describeProfile, mergeProfile } = require('../scenario/network-profile');
 const { createEmulatedLink, setCongestionControl, requireRoot } = require('../netem/namespace-link');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { runPlayback } = require('../run-playback');
@@ -84,7 +84,7 @@ async function runEmulatedPlayback(p, ctx) {
         linkClockWallMs = Date.now();
         for (const e of p.switches) {
           timers.push(setTimeout(() => {
-            const next = profileToLinkSettings(ctx.scenario.profiles[e.network]);
+            const next = profileToLinkSettings(mergeProfile(ctx.scenario.profiles[e.network], p.abr.link));
             const entry = { atSeconds: (Date.now() - linkClockWallMs) / 1000, network: e.network, clientIp: null };
             try {
               if (e.newAddress) entry.clientIp = link.switchClientAddress();

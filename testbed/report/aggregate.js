@@ -46,11 +46,14 @@ function aggregate(records) {
     if (!groups.has(k)) groups.set(k, { key: Object.fromEntries(GROUP_KEYS.map((g) => [g, r[g]])), records: [] });
     groups.get(k).records.push(r);
   }
+  const varying = GROUP_KEYS.filter((k) => new Set([...groups.values()].map((g) => g.key[k])).size > 1);
+  // Labels name only what varies: "h2 / bba2", not "h2 / bba2 / the-only-network".
+  const labelKeys = varying.length ? varying : ['transport', 'abr'];
   return [...groups.values()].map((g) => {
     const ok = g.records.filter((r) => r.status === 'ok');
     return {
       key: g.key,
-      label: GROUP_KEYS.map((k) => g.key[k]).filter((v) => v && v !== 'none').join(' / '),
+      label: labelKeys.map((k) => g.key[k]).join(' / '),
       ok: ok.length,
       failed: g.records.length - ok.length,
       ids: g.records.map((r) => r.id),

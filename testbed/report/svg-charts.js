@@ -44,7 +44,7 @@ function lineChart({ series, title, xLabel, yLabel, width = 560, height = 220 })
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<text x="${m.l}" y="16" font-weight="bold">${esc(title)}</text>`];
   for (const t of ticks(yMax)) parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${Y(t)}" y2="${Y(t)}" stroke="#ddd"/><text x="${m.l - 4}" y="${Y(t) + 4}" text-anchor="end">${fmt(t)}</text>`);
-  for (const t of ticks(xMax, 6)) parts.push(`<text x="${X(t)}" y="${m.t + h + 14}" text-anchor="middle">${fmt(t)}</text>`);
+  for (const t of ticks(xMax, 5)) parts.push(`<text x="${X(t)}" y="${m.t + h + 14}" text-anchor="middle">${fmt(t)}</text>`);
   parts.push(`<line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${m.t + h}" stroke="#333"/><line x1="${m.l}" x2="${m.l + w}" y1="${m.t + h}" y2="${m.t + h}" stroke="#333"/>`);
   parts.push(`<text x="${m.l + w / 2}" y="${height - 6}" text-anchor="middle">${esc(xLabel)}</text>`);
   parts.push(`<text transform="translate(12 ${m.t + h / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`);

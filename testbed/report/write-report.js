@@ -9,6 +9,7 @@ const { lineChart, barChart, esc } = require('./svg-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
 const { csvCell } = require('../qoe/results-table');
+const { expandMatrix } = require('../scenario/expand-matrix');
 
 // Bars for these; the rest are tables only.
 const BAR_METRICS = ['startupDelaySeconds', 'rebufferRate', 'meanSeekWaitSeconds', 'averagePlaybackBitrate', 'packetLossRatio', 'linkUtilization', 'overhead'];
@@ -82,7 +83,9 @@ function writeReport(runDir, o = {}) {
   const scenarioFile = path.join(runDir, 'scenario.json');
   if (!fs.existsSync(scenarioFile)) throw new Error(`${runDir} is not a run directory (no scenario.json); give the directory npm run qoe wrote`);
   const scenario = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
-  const records = readRecords(runDir);
+  // In the scenario's own order (transports, then ABRs, ...), not the file names' order.
+  const rank = new Map(expandMatrix(scenario).map((p, i) => [p.id, i]));
+  const records = readRecords(runDir).sort((a, b) => (rank.get(a.id) ?? 1e9) - (rank.get(b.id) ?? 1e9));
   if (!records.length) throw new Error(`${runDir} has no playback records yet`);
   const groups = aggregate(records);
   const ok = records.filter((r) => r.status === 'ok').length;

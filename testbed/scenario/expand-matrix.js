@@ -35,6 +35,7 @@ function expandMatrix(scenario) {
       for (const switchName of switchNames) {
         for (const seekName of seekNames) {
           for (const abr of scenario.abrs) {
+            if (abr.networks && !abr.networks.includes(network)) continue;
             for (const transport of scenario.transports) {
               const seeks = scenario.seekSchedules[seekName];
               const viewed = viewedSeconds(scenario.durationSeconds, seeks);

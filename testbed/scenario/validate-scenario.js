@@ -13,7 +13,10 @@
 //   congestionControl        TCP congestion control in the origin's namespace (default cubic)
 //   keepBitrateOnSeek        hold the pre-seek bitrate after a seek (paper 002 Table 3)
 //   transports               [http11, http10, h2]
-//   abrs                     [bba2, {name: fixed, label: q700, params: {...}, link: {...}}]
+//   abrs                     [bba2, {name: fixed, label: q700, params: {...}, link: {...}, networks: [...]}]
+//                            link: profile settings this entry overrides (paper 003: rate = bitrate)
+//                            networks: the only networks this entry is crossed with (paper 000
+//                            Table 2: each bitrate with its own bandwidths)
 //   profiles                 {name: network profile} (network-profile.js)
 //   networks                 profile names crossed in the matrix (default: all profiles)
 //   seekSchedules            {name: "40:100, 150:200" | [[40, 100], ...] | [{at, to}, ...]}
@@ -98,13 +101,14 @@ function parseAbr(raw, where, problems) {
     problems.push(`${where} must be an ABR name (${ABRS.join(', ')}) or {name, label, params, link}, got ${show(raw)}`);
     return null;
   }
-  for (const k of Object.keys(entry)) if (!['name', 'label', 'params', 'link'].includes(k)) problems.push(`${where}: unknown key "${k}" (name, label, params, link)`);
+  for (const k of Object.keys(entry)) if (!['name', 'label', 'params', 'link', 'networks'].includes(k)) problems.push(`${where}: unknown key "${k}" (name, label, params, link, networks)`);
   if (!ABRS.includes(entry.name)) problems.push(`${where}.name ${show(entry.name)} is not an ABR (${ABRS.join(', ')})`);
   const label = entry.label ?? entry.name;
   if (typeof label !== 'string' || !NAME_RE.test(label)) problems.push(`${where}.label ${show(label)} must be letters, digits, "-", "_" or "."`);
   if (entry.params !== undefined && !isObject(entry.params)) problems.push(`${where}.params must be an object`);
   if (entry.link !== undefined && !isObject(entry.link)) problems.push(`${where}.link must be an object of network profile settings`);
-  return { name: entry.name, label, params: entry.params || {}, link: entry.link || null };
+  if (entry.networks !== undefined && !(Array.isArray(entry.networks) && entry.networks.length)) problems.push(`${where}.networks must be a non-empty list of profile names`);
+  return { name: entry.name, label, params: entry.params || {}, link: entry.link || null, networks: entry.networks || null };
 }
 
 function namedMap(raw, where, problems, parse) {
@@ -174,9 +178,12 @@ function validateScenario(raw, ctx) {
   const profiles = namedMap(raw.profiles, 'profiles', problems, (v, where) => validateProfile(v, where, problems, ctx.readText)) || {};
   if (raw.profiles === undefined) problems.push('profiles must define at least one network profile');
   const profileNames = Object.keys(profiles);
-  for (const a of abrs) if (a.link) validateProfile({ ...a.link }, `abrs.${a.label}.link`, problems, ctx.readText, { partial: true });
+  for (const a of abrs) if (a.link) a.link = validateProfile(a.link, `abrs.${a.label}.link`, problems, ctx.readText, { partial: true });
   const networks = list('networks', profileNames.length ? profileNames : undefined);
   networks.forEach((n, i) => { if (!profileNames.includes(n)) problems.push(`networks[${i}] ${show(n)} is not a profile (profiles: ${profileNames.join(', ') || 'none'})`); });
+  for (const a of abrs) {
+    for (const n of a.networks || []) if (!networks.includes(n)) problems.push(`abrs.${a.label}.networks: ${show(n)} is not one of the scenario's networks (${networks.join(', ')})`);
+  }
   const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => parseSeeks(v, where, problems)) || { none: [] };
   const switchSchedules = namedMap(raw.switchSchedules, 'switchSchedules', problems, (v, where) => parseSwitches(v, where, profileNames, problems)) || { none: [] };
   if (durationSeconds) {

@@ -1,0 +1,117 @@
+'use strict';
+// The smoke scenario as a user runs it (npm run qoe -- scenarios/smoke): origin in the server
+// namespace, Chromium in the client namespace, every packet through the emulator. The
+// configured 100 ms RTT must show in every request's timing and the 8 Mbit/s cap in the
+// throughput; the run is interrupted once (Ctrl-C) and resumed; the report is written.
+// Needs root (CI has it).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, execFileSync } = require('node:child_process');
+const { ensureContent } = require('../../origin/content/ensure-content');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const CLI = path.join(REPO, 'testbed', 'cli', 'qoe.js');
+const isRoot = process.getuid() === 0;
+const describeAsRoot = isRoot ? describe : describe.skip;
+if (!isRoot) process.stderr.write('qoe-smoke-scenario needs root (network namespaces, TUN): skipped\n');
+
+function runCli(args, { onStderr, uid } = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], ...(uid ? { uid, gid: uid } : {}) });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => { out += c; });
+  child.stderr.on('data', (c) => {
+    err += c;
+    if (onStderr) onStderr(err, child);
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err, pid: child.pid })));
+}
+
+const labNamespaces = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').filter((l) => /^lab(srv|cli)/.test(l));
+
+describeAsRoot('npm run qoe -- scenarios/smoke', () => {
+  let runDir;
+  const before = [];
+  beforeAll(async () => {
+    await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
+    runDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-qoe-')), 'run');
+    before.push(...labNamespaces());
+  }, 300000);
+  afterAll(() => {
+    if (runDir) fs.rmSync(path.dirname(runDir), { recursive: true, force: true });
+  });
+
+  test('Ctrl-C during a playback: exit 130, everything it started is gone, nothing half-recorded', async () => {
+    let sent = false;
+    const r = await runCli(['scenarios/smoke', '--out', runDir], {
+      onStderr: (err, child) => {
+        // Interrupt the first playback while it plays (the page is up ~2 s after its label).
+        if (!sent && /\[1\/4\]/.test(err)) {
+          sent = true;
+          setTimeout(() => child.kill('SIGINT'), 8000);
+        }
+      },
+    });
+    expect(r.err).toMatch(/SIGINT: stopping/);
+    expect(r.err).toMatch(/interrupted; resume with: npm run qoe -- scenarios\/smoke --out/);
+    expect(r.code).toBe(130);
+    expect(fs.readdirSync(path.join(runDir, 'playbacks'))).toEqual([]);
+    expect(labNamespaces()).toEqual(before);
+  }, 120000);
+
+  test('resumed: four playbacks through the emulator, the RTT and the rate cap in the timings, a report', async () => {
+    const r = await runCli(['scenarios/smoke', '--out', runDir]);
+    expect(r.err).toMatch(/4 playbacks \(0 already done\), 4 to run/);
+    expect(r.code).toBe(0);
+    expect(labNamespaces()).toEqual(before);
+    const records = fs.readdirSync(path.join(runDir, 'playbacks')).map((f) => JSON.parse(fs.readFileSync(path.join(runDir, 'playbacks', f), 'utf8')));
+    expect(records.map((x) => x.id).sort()).toEqual([
+      'h2.basic.rtt100-8mbit.seek10to30.r1', 'h2.bba2.rtt100-8mbit.seek10to30.r1',
+      'http11.basic.rtt100-8mbit.seek10to30.r1', 'http11.bba2.rtt100-8mbit.seek10to30.r1']);
+    for (const rec of records) {
+      expect(rec.status).toBe('ok');
+      expect(rec.emulated).toBe(true);
+      const { qoe } = rec;
+      expect(qoe.summary.playSeconds).toBeGreaterThan(15);
+      expect(qoe.summary.seeks).toHaveLength(1);
+      expect(Object.keys(qoe.summary.protocols)).toEqual([rec.transport === 'h2' ? 'h2' : 'http/1.1']);
+      // Every request waits at least one round trip for its first byte.
+      for (const s of qoe.segments) expect(s.firstByte - s.requestStart).toBeGreaterThanOrEqual(99);
+      // No large segment arrives faster than the link allows.
+      const big = qoe.segments.filter((s) => s.bytes > 200000);
+      expect(big.length).toBeGreaterThan(0);
+      for (const s of big) expect((8 * s.bytes) / ((s.lastByte - s.firstByte) / 1000)).toBeLessThan(8e6 * 1.1);
+      // The emulator carried the media, plus headers; the origin served what the player fetched.
+      expect(rec.metrics.wireBytesDown).toBeGreaterThan(rec.metrics.mediaBytes);
+      expect(rec.metrics.overhead).toBeGreaterThan(0.02);
+      expect(rec.metrics.overhead).toBeLessThan(0.5);
+      expect(rec.metrics.linkUtilization).toBeGreaterThan(0.05);
+      expect(rec.metrics.linkUtilization).toBeLessThan(1);
+      // The origin also counts requests the seek cut short and those in flight when the run
+      // stopped; the player records the ones it finished.
+      expect(rec.origin.segments).toBeGreaterThanOrEqual(qoe.segments.length);
+      expect(rec.counters.toClient.packetsIn).toBeGreaterThan(100);
+    }
+    const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(5);
+    const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Rebuffer rate (%)</h2>');
+    expect((html.match(/<svg/g) || []).length).toBeGreaterThanOrEqual(7 + 2 * 4);
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/\| rtt100-8mbit \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+  }, 400000);
+
+  test('a finished run resumed again runs nothing', async () => {
+    const r = await runCli(['scenarios/smoke', '--out', runDir]);
+    expect(r.err).toMatch(/4 playbacks \(4 already done\), 0 to run/);
+    expect(r.code).toBe(0);
+  }, 60000);
+
+  test('without root: a clear refusal that names --no-emulation, and no run directory', async () => {
+    const out = path.join(path.dirname(runDir), 'nobody');
+    const r = await runCli(['scenarios/smoke', '--out', out], { uid: 65534 });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/network emulation needs root/);
+    expect(r.err).toMatch(/--no-emulation/);
+  }, 60000);
+});

@@ -1,0 +1,137 @@
+'use strict';
+// Report arithmetic: summaries over repetitions, pivots, cell text, the testbed's own metrics.
+const { aggregate, describe: summarize, pivot, formatCell, METRICS } = require('../../testbed/report/aggregate');
+const { playbackMetrics, meanRate } = require('../../testbed/qoe/playback-metrics');
+const { toCsv, csvCell } = require('../../testbed/qoe/results-table');
+const { diffCounters } = require('../../testbed/qoe/run-scenario');
+const { summarizeRequestLog } = require('../../testbed/qoe/origin-log-summary');
+const { lineChart, barChart, niceMax } = require('../../testbed/report/svg-charts');
+
+function record(o) {
+  return {
+    id: `${o.transport}.${o.abr}.${o.network}.r${o.repetition}`,
+    seekSchedule: 'none',
+    switchSchedule: 'none',
+    status: 'ok',
+    ...o,
+    summary: { startupDelaySeconds: 1, meanSeekWaitSeconds: null, rebufferRate: 0, rebufferInstances: 0, averagePlaybackBitrate: 1e6, ...(o.summary || {}) },
+    metrics: { packetLossRatio: 0, linkUtilization: null, overhead: 0.05, ...(o.metrics || {}) },
+  };
+}
+
+describe('summaries over repetitions', () => {
+  test('mean, min, max and n, ignoring nulls and non-numbers', () => {
+    expect(summarize([1, 2, 6])).toEqual({ n: 3, mean: 3, min: 1, max: 6 });
+    expect(summarize([null, 4, undefined, NaN])).toEqual({ n: 1, mean: 4, min: 4, max: 4 });
+    expect(summarize([])).toEqual({ n: 0, mean: null, min: null, max: null });
+  });
+
+  test('groups by transport x abr x network x schedules; failed playbacks are counted, never averaged', () => {
+    const records = [
+      record({ transport: 'h2', abr: 'bba2', network: 'wifi', repetition: 1, summary: { rebufferRate: 0.02, startupDelaySeconds: 0.5 } }),
+      record({ transport: 'h2', abr: 'bba2', network: 'wifi', repetition: 2, summary: { rebufferRate: 0.04, startupDelaySeconds: 1.5 } }),
+      record({ transport: 'h2', abr: 'bba2', network: 'wifi', repetition: 3, status: 'failed', summary: { rebufferRate: 0.9 } }),
+      record({ transport: 'http11', abr: 'bba2', network: 'wifi', repetition: 1, summary: { rebufferRate: 0.1, meanSeekWaitSeconds: 2 } }),
+      record({ transport: 'http11', abr: 'bba2', network: 'lte', repetition: 1, metrics: { linkUtilization: 0.8 } }),
+    ];
+    const groups = aggregate(records);
+    expect(groups.map((g) => g.label)).toEqual(['h2 / wifi', 'http11 / wifi', 'http11 / lte']);
+    const [h2wifi, h1wifi, h1lte] = groups;
+    expect(h2wifi).toMatchObject({ ok: 2, failed: 1 });
+    expect(h2wifi.metrics.rebufferRate.mean).toBeCloseTo(0.03, 12);
+    expect(h2wifi.metrics.rebufferRate).toMatchObject({ n: 2, min: 0.02, max: 0.04 });
+    expect(h2wifi.metrics.startupDelaySeconds).toEqual({ n: 2, mean: 1, min: 0.5, max: 1.5 });
+    expect(h2wifi.metrics.meanSeekWaitSeconds.n).toBe(0);
+    expect(h1wifi.metrics.meanSeekWaitSeconds.mean).toBe(2);
+    expect(h1lte.metrics.linkUtilization.mean).toBe(0.8);
+
+    const t = pivot(groups, 'rebufferRate');
+    expect(t.rows).toEqual(['wifi', 'lte']);
+    expect(t.cols).toEqual(['h2 / bba2', 'http11 / bba2']);
+    expect(t.cells[1][0]).toBeNull(); // h2 never ran on lte
+    const rate = METRICS.find((m) => m.key === 'rebufferRate');
+    expect(formatCell(t.cells[0][0], rate)).toBe('3.00 (2.00-4.00)');
+    expect(formatCell(t.cells[0][1], rate)).toBe('10.00');
+    expect(formatCell(t.cells[1][0], rate)).toBe('-');
+  });
+});
+
+describe('testbed metrics of one playback', () => {
+  const qoe = {
+    segments: [
+      { bytes: 500000, requestStart: 1000, lastByte: 2000 },
+      { bytes: 500000, requestStart: 2000, lastByte: 5000 },
+    ],
+  };
+  const counters = {
+    toClient: { packetsIn: 1000, bytesIn: 1100000, packetsOut: 990, bytesOut: 1050000, drops: { down: 0, loss: 4, queue: 6 } },
+    toServer: { packetsIn: 500, bytesIn: 30000, packetsOut: 500, bytesOut: 30000, drops: { down: 0, loss: 0, queue: 0 } },
+    lateTimers: { count: 2, maxMs: 7 },
+  };
+
+  test('overhead, media throughput, link utilization and PLR (paper 003 eq. 1 and 2)', () => {
+    const m = playbackMetrics({ qoe, counters, rate: { kind: 'constant', bitsPerSecond: 2.5e6 } });
+    expect(m.mediaBytes).toBe(1e6);
+    expect(m.overhead).toBeCloseTo(1 - 1e6 / 1050000, 12); // 4.76 %
+    expect(m.mediaThroughput).toBe(2e6); // 8 Mbit over 4 s
+    expect(m.availableRate).toBe(2.5e6);
+    expect(m.linkUtilization).toBeCloseTo(0.8, 12);
+    expect(m.packetLossRatio).toBeCloseTo(0.01, 12);
+    expect(m.packetLossRatioUp).toBe(0);
+    expect(m.lateTimers).toBe(2);
+  });
+
+  test('the available rate is the schedule\'s mean over the download window, on the link\'s clock', () => {
+    // square 1/3 Mbit/s, 4 s period: high in [0, 2 s), low in [2, 4 s): mean over 4 s = 2 Mbit/s
+    const square = { kind: 'square', lowBitsPerSecond: 1e6, highBitsPerSecond: 3e6, periodMs: 4000 };
+    expect(meanRate(square, 0, 4000)).toBeCloseTo(2e6, 6);
+    expect(meanRate(square, 0, 2000)).toBeCloseTo(3e6, 6);
+    // page clock 1000..5000 + 1000 ms offset = link clock 2000..6000: 2 s low, 2 s high
+    const m = playbackMetrics({ qoe, counters, rate: square, pageToLinkMs: 1000 });
+    expect(m.availableRate).toBeCloseTo(2e6, 6);
+    expect(meanRate({ kind: 'steps', steps: [{ atMs: 0, bitsPerSecond: 1e6 }, { atMs: 1000, bitsPerSecond: 5e6 }] }, 0, 2000)).toBeCloseTo(3e6, 6);
+  });
+
+  test('no emulator, no link rate: those metrics are null, not zero', () => {
+    const m = playbackMetrics({ qoe, counters: null, rate: null });
+    expect(m).toMatchObject({ overhead: null, linkUtilization: null, packetLossRatio: null, wireBytesDown: null, mediaThroughput: 2e6 });
+  });
+
+  test('counters of the playback alone: after minus before, maxima kept', () => {
+    const before = { toClient: { bytesIn: 100, drops: { loss: 1 }, queueDelayMsMax: 5 }, lateTimers: { count: 1, maxMs: 3 } };
+    const after = { toClient: { bytesIn: 350, drops: { loss: 4 }, queueDelayMsMax: 9 }, lateTimers: { count: 1, maxMs: 3 } };
+    expect(diffCounters(after, before)).toEqual({ toClient: { bytesIn: 250, drops: { loss: 3 }, queueDelayMsMax: 9 }, lateTimers: { count: 0, maxMs: 3 } });
+  });
+
+  test('the origin log in numbers: requests, media segments, connections, aborts', () => {
+    const s = summarizeRequestLog([
+      { listener: 'http11', connectionId: 1, path: '/content/sample/manifest.mpd', status: 200, bytes: 900, protocol: 'http/1.1' },
+      { listener: 'http11', connectionId: 1, path: '/content/sample/init-0.m4s', status: 200, bytes: 800, protocol: 'http/1.1' },
+      { listener: 'http11', connectionId: 2, path: '/content/sample/chunk-0-00001.m4s', status: 200, bytes: 50000, protocol: 'http/1.1', aborted: true },
+    ]);
+    expect(s).toEqual({ requests: 3, segments: 1, bytes: 51700, connections: 2, aborted: 1, statuses: { 200: 3 }, protocols: { 'http/1.1': 3 } });
+  });
+});
+
+describe('tables and charts as text', () => {
+  test('CSV quotes what needs quoting and keeps numbers readable', () => {
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(0.1 + 0.2)).toBe('0.3');
+    const csv = toCsv([record({ transport: 'h2', abr: 'bba2', network: 'wifi', repetition: 1, status: 'failed', error: 'timed out, twice' })]);
+    const [header, row] = csv.trim().split('\n');
+    expect(header.split(',').slice(0, 9)).toEqual(['id', 'transport', 'abr', 'network', 'seekSchedule', 'switchSchedule', 'repetition', 'status', 'error']);
+    expect(row).toContain('failed,"timed out, twice"');
+  });
+
+  test('charts: round axis maxima, one polyline per series, a bar per group, text escaped', () => {
+    expect([0, 0.7, 3.2, 7, 12, 4500].map(niceMax)).toEqual([1, 1, 5, 10, 20, 5000]);
+    const line = lineChart({ title: 'a<b', xLabel: 's', yLabel: 'v', series: [{ name: 'x', points: [[0, 1], [10, 2]] }, { name: 'y', step: true, points: [[0, 0], [5, 1]] }] });
+    expect(line.match(/<polyline/g)).toHaveLength(2);
+    expect(line).toContain('a&lt;b');
+    const bars = barChart({ title: 't', unit: '%', bars: [{ label: 'h2', value: 2, min: 1, max: 3 }, { label: 'http11', value: null }] });
+    expect(bars.match(/<rect/g)).toHaveLength(1);
+    expect(bars).toContain('no data');
+  });
+});

@@ -1,0 +1,158 @@
+'use strict';
+// Scenario files: validation with clear errors, profile -> link settings, the cross product.
+const path = require('node:path');
+const { validateScenario, ScenarioError } = require('../../testbed/scenario/validate-scenario');
+const { profileToLinkSettings, mergeProfile } = require('../../testbed/scenario/network-profile');
+const { expandMatrix, viewedSeconds } = require('../../testbed/scenario/expand-matrix');
+const { loadScenario, parseScenarioText } = require('../../testbed/scenario/load-scenario');
+const { getPreset } = require('../../origin/content/presets');
+const { parseOnly } = require('../../testbed/qoe/run-scenario');
+
+const ctx = { source: 'test.yaml', defaultName: 'test', getPreset, readText: (f) => ({ 'trace.csv': 'seconds,kbps\n0,1000\n10,6000\n' })[f] ?? (() => { throw new Error(`ENOENT ${f}`); })() };
+const base = () => ({
+  content: 'sample', transports: ['http11', 'h2'], abrs: ['bba2'],
+  profiles: { lan: { rttMs: 20, rateMbps: 10 } },
+});
+
+function problemsOf(raw) {
+  try {
+    validateScenario(raw, ctx);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ScenarioError);
+    return err.problems;
+  }
+  throw new Error('expected the scenario to be refused');
+}
+
+describe('validation', () => {
+  test('a minimal scenario gets its defaults', () => {
+    const s = validateScenario(base(), ctx);
+    expect(s).toMatchObject({
+      name: 'test', durationSeconds: 60, contentSeconds: 60, segmentSeconds: 2, repetitions: 1, congestionControl: 'cubic',
+      networks: ['lan'], seekSchedules: { none: [] }, switchSchedules: { none: [] }, keepBitrateOnSeek: false,
+    });
+    expect(s.abrs).toEqual([{ name: 'bba2', label: 'bba2', params: {}, link: null, networks: null }]);
+    expect(s.profiles.lan).toEqual({ rttMs: 20, rate: { kind: 'constant', bitsPerSecond: 10e6 } });
+  });
+
+  test('every problem is reported at once, with its path', () => {
+    const problems = problemsOf({
+      content: 'nope', transports: ['http3'], abrs: ['bba2', { name: 'sara', label: 'bba2' }, { name: 'mpc' }],
+      profiles: { lan: { rttMs: -5, lossPercent: 120, rateMbps: 'fast', latency: 3 } },
+      networks: ['lan', 'wan'], repetitions: 0, colour: 'blue',
+      seekSchedules: { bad: '40-100' },
+      switchSchedules: { s: [{ atSeconds: 10, network: 'lte' }] },
+    });
+    const text = problems.join('\n');
+    expect(text).toMatch(/unknown key "colour"/);
+    expect(text).toMatch(/content: unknown content preset "nope"/);
+    expect(text).toMatch(/transports\[0\] "http3" is not a transport/);
+    expect(text).toMatch(/abrs: label "bba2" is used twice/);
+    expect(text).toMatch(/abrs\[2\]\.name "mpc" is not an ABR/);
+    expect(text).toMatch(/profiles\.lan\.rttMs must be a number >= 0, got -5/);
+    expect(text).toMatch(/profiles\.lan\.lossPercent must be a number >= 0 and <= 100, got 120/);
+    expect(text).toMatch(/profiles\.lan\.rateMbps must be a number > 0, got "fast"/);
+    expect(text).toMatch(/profiles\.lan: unknown setting "latency"/);
+    expect(text).toMatch(/networks\[1\] "wan" is not a profile/);
+    expect(text).toMatch(/repetitions must be a whole number >= 1, got 0/);
+    expect(text).toMatch(/seekSchedules\.bad: "40-100" is not "AT:TO"/);
+    expect(text).toMatch(/switchSchedules\.s\[0\]\.network "lte" is not a profile/);
+    expect(problems.length).toBeGreaterThanOrEqual(13);
+  });
+
+  test('durations and seeks must fit the content', () => {
+    expect(problemsOf({ ...base(), durationSeconds: 61 }).join()).toMatch(/longer than the content \(60 s\)/);
+    expect(problemsOf({ ...base(), seekSchedules: { s: '10:70' } }).join()).toMatch(/seek to 70 s is past the content's end/);
+    expect(problemsOf({ ...base(), seekSchedules: { s: [[20, 30], [10, 40]] } }).join()).toMatch(/seek times must increase/);
+  });
+
+  test('rate schedules: square wave, step trace from a file next to the scenario, bad files named', () => {
+    const s = validateScenario({ ...base(), profiles: {
+      dyn: { rate: { square: { lowMbps: 4, highMbps: 6, periodSeconds: 4 } } },
+      trace: { rate: { steps: 'trace.csv' } },
+      inline: { rate: { steps: [[0, 1], [5, 2]] } },
+    } }, ctx);
+    expect(s.profiles.dyn.rate).toEqual({ kind: 'square', lowBitsPerSecond: 4e6, highBitsPerSecond: 6e6, periodMs: 4000 });
+    expect(s.profiles.trace.rate.steps).toEqual([{ atMs: 0, bitsPerSecond: 1e6 }, { atMs: 10000, bitsPerSecond: 6e6 }]);
+    expect(s.profiles.inline.rate.steps[1]).toEqual({ atMs: 5000, bitsPerSecond: 2e6 });
+    const problems = problemsOf({ ...base(), profiles: { a: { rate: { steps: 'missing.csv' } }, b: { rate: { sine: 3 } }, c: { rateMbps: 1, rate: { square: {} } } } }).join('\n');
+    expect(problems).toMatch(/profiles\.a\.rate: steps trace "missing.csv": ENOENT/);
+    expect(problems).toMatch(/unknown rate schedule "sine"/);
+    expect(problems).toMatch(/give rateMbps or rate, not both/);
+  });
+
+  test('YAML and JSON parse errors name the file', () => {
+    expect(() => parseScenarioText('content: [sample', 'x.yaml')).toThrow(/x\.yaml: 1 problem[\s\S]*not valid YAML/);
+    expect(() => parseScenarioText('{"content":', 'x.json')).toThrow(/not valid JSON/);
+    expect(parseScenarioText('content: sample\ntransports: [h2]\n', 'x.yml')).toEqual({ content: 'sample', transports: ['h2'] });
+  });
+});
+
+describe('network profiles become link settings', () => {
+  test('paper 000 Table 1 (RTT 100 ms): 50 ms each way, jitter 20 % of the delay, the 0.2 % effects both ways', () => {
+    const { toClient, toServer } = profileToLinkSettings({ rttMs: 100, jitterPercent: 20, lossPercent: 0.2, duplicatePercent: 0.2, corruptPercent: 0.2, reorderPercent: 0.2 });
+    for (const d of [toClient, toServer]) {
+      expect(d).toMatchObject({ delayMs: 50, jitterMs: 10, lossRate: 0.002, duplicateRate: 0.002, corruptRate: 0.002, reorderRate: 0.002, rate: null });
+    }
+    expect(toClient.queueLimitBytes).toBeNull();
+    expect(toServer.seed).toBe(toClient.seed + 1);
+  });
+
+  test('a rate gets a 100 ms drop-tail queue at its peak unless the profile says otherwise', () => {
+    // 8 Mbit/s x 100 ms = 100 000 bytes
+    expect(profileToLinkSettings({ rttMs: 0, rate: { kind: 'constant', bitsPerSecond: 8e6 } }).toClient.queueLimitBytes).toBe(100000);
+    // square 4-6 Mbit/s: the peak (6) x 50 ms = 37 500 bytes
+    expect(profileToLinkSettings({ rttMs: 0, queueMs: 50, rate: { kind: 'square', lowBitsPerSecond: 4e6, highBitsPerSecond: 6e6, periodMs: 4000 } }).toClient.queueLimitBytes).toBe(37500);
+    expect(profileToLinkSettings({ rttMs: 0, queuePackets: 20, rate: { kind: 'constant', bitsPerSecond: 1e6 } }).toClient).toMatchObject({ queueLimitPackets: 20, queueLimitBytes: null });
+    expect(profileToLinkSettings({ rttMs: 0, uplinkRateMbps: 1 }).toServer.rate).toEqual({ kind: 'constant', bitsPerSecond: 1e6 });
+  });
+
+  test('an ABR entry\'s link overrides replace the rate whole (paper 003: bandwidth = media bitrate)', () => {
+    const merged = mergeProfile({ rttMs: 50, rate: { kind: 'square', lowBitsPerSecond: 1, highBitsPerSecond: 2, periodMs: 4 } }, { rate: { kind: 'constant', bitsPerSecond: 7e5 } });
+    expect(merged).toEqual({ rttMs: 50, rate: { kind: 'constant', bitsPerSecond: 7e5 } });
+  });
+});
+
+describe('the cross product', () => {
+  test('transports x abrs x networks x seek and switch schedules x repetitions, stable ids, overrides applied', () => {
+    const s = validateScenario({
+      ...base(),
+      abrs: ['bba2', { name: 'fixed', label: 'q700', params: { bitrateKbps: 700 }, link: { rateMbps: 0.7 } }],
+      profiles: { wifi: { rttMs: 69, rateMbps: 3.9 }, lte: { rttMs: 128, rateMbps: 2.4 } },
+      networks: ['wifi'],
+      seekSchedules: { none: [], one: '10:30' },
+      switchSchedules: { none: [], sw: [{ atSeconds: 20, network: 'lte', outageSeconds: 1 }] },
+      repetitions: 2,
+    }, ctx);
+    const plan = expandMatrix(s);
+    expect(plan).toHaveLength(2 * 2 * 1 * 2 * 2 * 2);
+    expect(new Set(plan.map((p) => p.id)).size).toBe(plan.length);
+    expect(plan[0].id).toBe('http11.bba2.wifi.none.none.r1');
+    const q = plan.find((p) => p.id === 'h2.q700.wifi.one.sw.r2');
+    expect(q.profile.rate).toEqual({ kind: 'constant', bitsPerSecond: 7e5 });
+    expect(q.profile.rttMs).toBe(69);
+    expect(q.switches).toEqual([{ atSeconds: 20, network: 'lte', outageSeconds: 1, newAddress: true }]);
+    expect(q.seeks).toEqual([{ at: 10, to: 30 }]);
+    // Repetition is the outer loop: a run cut short has every combination once before any twice.
+    expect(plan.slice(0, 16).every((p) => p.repetition === 1)).toBe(true);
+    const only = plan.filter(parseOnly('transport=h2,abr=q700,abr=bba2,repetition=1'));
+    expect(only).toHaveLength(8);
+    expect(() => parseOnly('colour=red')).toThrow(/KEY=VALUE/);
+  });
+
+  test('viewing time follows the seeks: paper 002 Table 3 watches 340 s of 600', () => {
+    expect(viewedSeconds(600, [{ at: 40, to: 100 }, { at: 150, to: 200 }, { at: 280, to: 350 }, { at: 420, to: 500 }])).toBe(340);
+    expect(viewedSeconds(30, [{ at: 40, to: 100 }])).toBe(30);
+  });
+});
+
+test('every shipped scenario loads and validates', () => {
+  const dir = path.join(__dirname, '..', '..', 'testbed', 'scenarios');
+  const names = require('node:fs').readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f));
+  expect(names.length).toBeGreaterThanOrEqual(7);
+  for (const f of names) {
+    const { scenario } = loadScenario(path.join(dir, f));
+    expect(expandMatrix(scenario).length).toBeGreaterThan(0);
+  }
+  expect(() => loadScenario('scenarios/does-not-exist')).toThrow(/no scenario file "scenarios\/does-not-exist"[\s\S]*shipped scenarios: .*scenarios\/smoke/);
+});
