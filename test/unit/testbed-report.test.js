@@ -1,7 +1,7 @@
 'use strict';
 // Report arithmetic: summaries over repetitions, pivots, cell text, the testbed's own metrics.
 const { aggregate, describe: summarize, pivot, formatCell, METRICS } = require('../../testbed/report/aggregate');
-const { playbackMetrics, meanRate } = require('../../testbed/qoe/playback-metrics');
+const { playbackMetrics, meanRate, valueAt } = require('../../testbed/qoe/playback-metrics');
 const { toCsv, csvCell } = require('../../testbed/qoe/results-table');
 const { diffCounters } = require('../../testbed/qoe/run-scenario');
 const { summarizeRequestLog } = require('../../testbed/qoe/origin-log-summary');
@@ -90,6 +90,23 @@ describe('testbed metrics of one playback', () => {
     const m = playbackMetrics({ qoe, counters, rate: square, pageToLinkMs: 1000 });
     expect(m.availableRate).toBeCloseTo(2e6, 6);
     expect(meanRate({ kind: 'steps', steps: [{ atMs: 0, bitsPerSecond: 1e6 }, { atMs: 1000, bitsPerSecond: 5e6 }] }, 0, 2000)).toBeCloseTo(3e6, 6);
+  });
+
+  test('overhead counts up to the last finished response: a download cut off by the stop is not overhead', () => {
+    // Wire bytes over page time: 1.05 MB by 5000 ms (the last segment's last byte), then a
+    // cut-off download adds 400 KB the player never finished.
+    const wireSeries = [[1000, 0], [3000, 500000], [5000, 1050000], [6000, 1450000]];
+    const withBodies = { ...qoe, summary: { bytesPerTransport: { http11: 1010000 } } }; // + MPD and init
+    const m = playbackMetrics({ qoe: withBodies, counters: { ...counters, toClient: { ...counters.toClient, bytesOut: 1450000 } }, wireSeries });
+    expect(m.bodyBytes).toBe(1010000);
+    expect(m.wireBytesDown).toBe(1450000);
+    expect(m.overhead).toBeCloseTo(1 - 1010000 / 1050000, 12);
+  });
+
+  test('interpolation in a time series', () => {
+    const series = [[0, 0], [10, 100], [20, 100]];
+    expect([-5, 0, 5, 10, 15, 25].map((t) => valueAt(series, t))).toEqual([0, 0, 50, 100, 100, 100]);
+    expect(valueAt([], 3)).toBeNull();
   });
 
   test('no emulator, no link rate: those metrics are null, not zero', () => {

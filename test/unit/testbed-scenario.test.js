@@ -37,7 +37,7 @@ describe('validation', () => {
 
   test('every problem is reported at once, with its path', () => {
     const problems = problemsOf({
-      content: 'nope', transports: ['http3'], abrs: ['bba2', { name: 'sara', label: 'bba2' }, { name: 'mpc' }],
+      content: 'nope', transports: ['http3'], abrs: ['bba2', { name: 'sara', label: 'bba2' }, { name: 'mpc' }, { name: 'basic', label: 'b', params: { switchUpFactr: 2 } }],
       profiles: { lan: { rttMs: -5, lossPercent: 120, rateMbps: 'fast', latency: 3 } },
       networks: ['lan', 'wan'], repetitions: 0, colour: 'blue',
       seekSchedules: { bad: '40-100' },
@@ -49,6 +49,7 @@ describe('validation', () => {
     expect(text).toMatch(/transports\[0\] "http3" is not a transport/);
     expect(text).toMatch(/abrs: label "bba2" is used twice/);
     expect(text).toMatch(/abrs\[2\]\.name "mpc" is not an ABR/);
+    expect(text).toMatch(/abrs\[3\]\.params: basic has no parameter "switchUpFactr"/);
     expect(text).toMatch(/profiles\.lan\.rttMs must be a number >= 0, got -5/);
     expect(text).toMatch(/profiles\.lan\.lossPercent must be a number >= 0 and <= 100, got 120/);
     expect(text).toMatch(/profiles\.lan\.rateMbps must be a number > 0, got "fast"/);
@@ -57,7 +58,7 @@ describe('validation', () => {
     expect(text).toMatch(/repetitions must be a whole number >= 1, got 0/);
     expect(text).toMatch(/seekSchedules\.bad: "40-100" is not "AT:TO"/);
     expect(text).toMatch(/switchSchedules\.s\[0\]\.network "lte" is not a profile/);
-    expect(problems.length).toBeGreaterThanOrEqual(13);
+    expect(problems.length).toBeGreaterThanOrEqual(14);
   });
 
   test('durations and seeks must fit the content', () => {

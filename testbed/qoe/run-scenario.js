@@ -68,6 +68,10 @@ async function runEmulatedPlayback(p, ctx) {
     let before = null;
     let linkClockWallMs = null;
     const switchLog = [];
+    // Downlink bytes over time (wall ms, bytes delivered since the start): the wire side of
+    // throughput plots, and of overhead up to the last finished response.
+    const wireSeries = [];
+    let poll = null;
     const result = await runPlayback({
       pageBase: origin.pageBase,
       netns: link.clientNs,
@@ -82,6 +86,9 @@ async function runEmulatedPlayback(p, ctx) {
         await link.configure('toClient', { ...settings.toClient, downIntervals, timeOriginMs: 'now' });
         await link.configure('toServer', { ...settings.toServer, downIntervals, timeOriginMs: 'now' });
         linkClockWallMs = Date.now();
+        poll = setInterval(() => {
+          link.counters().then((c) => wireSeries.push([Date.now(), c.toClient.bytesOut - before.toClient.bytesOut]), () => {});
+        }, 200);
         for (const e of p.switches) {
           timers.push(setTimeout(() => {
             const next = profileToLinkSettings(mergeProfile(ctx.scenario.profiles[e.network], p.abr.link));
@@ -98,8 +105,10 @@ async function runEmulatedPlayback(p, ctx) {
         }
       },
     });
+    clearInterval(poll);
     const after = await link.counters();
     const counters = diffCounters(after, before);
+    wireSeries.push([Date.now(), counters.toClient.bytesOut]);
     return {
       qoe: result.qoe,
       pageErrors: result.pageErrors,
@@ -108,8 +117,10 @@ async function runEmulatedPlayback(p, ctx) {
       countersPageLoad: before,
       switchLog,
       pageToLinkMs: result.pageTimeOrigin - linkClockWallMs,
+      wireSeries: wireSeries.map(([wall, bytes]) => [Math.round(wall - result.pageTimeOrigin), bytes]),
     };
   } finally {
+    clearInterval(poll);
     for (const t of timers) clearTimeout(t);
     if (origin) await origin.close().catch(() => {});
     if (link) await link.close().catch(() => {});
@@ -216,7 +227,8 @@ async function runScenario(o) {
           status: 'ok',
           error: null,
           summary: out.qoe.summary,
-          metrics: playbackMetrics({ qoe: out.qoe, counters: out.counters, rate: o.emulate ? p.profile.rate : null, pageToLinkMs: out.pageToLinkMs }),
+          metrics: playbackMetrics({ qoe: out.qoe, counters: out.counters, rate: o.emulate ? p.profile.rate : null, pageToLinkMs: out.pageToLinkMs, wireSeries: out.wireSeries }),
+          wireSeries: out.wireSeries || null,
           counters: out.counters,
           countersPageLoad: out.countersPageLoad || null,
           switchLog: out.switchLog,

@@ -43,6 +43,17 @@ function timeSeriesCharts(r) {
     for (let t = 0; t <= end; t += 250) points.push([secs(t), schedule.rateAt(Math.max(0, t + (r.pageToLinkMs || 0))) / 1e6]);
     series.push({ name: 'link rate', step: true, dashed: true, points });
   }
+  if (r.wireSeries && r.wireSeries.length > 1) {
+    // Downlink IP throughput in 1 s steps (the 200 ms samples are too noisy to read).
+    const points = [];
+    let prev = r.wireSeries[0];
+    for (const cur of r.wireSeries.slice(1)) {
+      if (cur[0] - prev[0] < 1000 && cur !== r.wireSeries[r.wireSeries.length - 1]) continue;
+      points.push([secs(prev[0]), (8 * (cur[1] - prev[1])) / (cur[0] - prev[0]) / 1000], [secs(cur[0]), (8 * (cur[1] - prev[1])) / (cur[0] - prev[0]) / 1000]);
+      prev = cur;
+    }
+    series.push({ name: 'link throughput (IP)', points, color: '#2ca02c' });
+  }
   const segs = (q.segments || []).filter((s) => s.bandwidth).map((s) => [secs(s.lastByte), s.bandwidth / 1e6]);
   if (segs.length) series.push({ name: 'downloaded segments', step: true, points: segs, color: '#aaa' });
   const bitrate = lineChart({ title: `${r.id}: bitrate`, xLabel: 'time since page load (s)', yLabel: 'Mbit/s', series });
@@ -129,7 +140,7 @@ Cells: mean (min-max) over repetitions. Report generated ${generated}.</p>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
 ${sections.map(({ m, t, bars }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m)}\n${bars}`).join('\n')}
 <h2>Buffer level and bitrate over time</h2>
-<p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate.</p>
+<p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>
 ${plots.map(timeSeriesCharts).join('\n')}
 ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>error</th></tr>${failed.map((r) => `<tr><th>${esc(r.id)}</th><td style="text-align:left">${esc(r.error)}</td></tr>`).join('')}</table>` : ''}
 </body></html>

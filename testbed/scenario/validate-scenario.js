@@ -24,6 +24,7 @@
 //
 // The matrix is transports x abrs x networks x seekSchedules x switchSchedules x repetitions.
 const { validateProfile } = require('./network-profile');
+const { ALGORITHMS } = require('../../player/abr');
 
 const TRANSPORTS = ['http11', 'http10', 'h2'];
 const ABRS = ['dashjs', 'basic', 'sara', 'bba2', 'fixed'];
@@ -106,6 +107,16 @@ function parseAbr(raw, where, problems) {
   const label = entry.label ?? entry.name;
   if (typeof label !== 'string' || !NAME_RE.test(label)) problems.push(`${where}.label ${show(label)} must be letters, digits, "-", "_" or "."`);
   if (entry.params !== undefined && !isObject(entry.params)) problems.push(`${where}.params must be an object`);
+  else if (entry.params && ALGORITHMS[entry.name]) {
+    // The player checks parameters too, but only when a playback starts: check them now.
+    try {
+      ALGORITHMS[entry.name].bufferCeilingSeconds(entry.params, 2);
+    } catch (err) {
+      problems.push(`${where}.params: ${err.message}`);
+    }
+  } else if (entry.params && Object.keys(entry.params).length && entry.name === 'dashjs') {
+    problems.push(`${where}.params: dash.js's own ABR takes no parameters here`);
+  }
   if (entry.link !== undefined && !isObject(entry.link)) problems.push(`${where}.link must be an object of network profile settings`);
   if (entry.networks !== undefined && !(Array.isArray(entry.networks) && entry.networks.length)) problems.push(`${where}.networks must be a non-empty list of profile names`);
   return { name: entry.name, label, params: entry.params || {}, link: entry.link || null, networks: entry.networks || null };

@@ -1,0 +1,130 @@
+'use strict';
+// The DataChannel request/response protocol, defined once for origin and player. Every
+// message is one binary frame with a fixed 12-byte header:
+//
+//   0  u8   magic 0xFD
+//   1  u8   version (1)
+//   2  u8   type (below)
+//   3  u8   flags (0; reserved)
+//   4  u32  request id (big-endian; chosen by the client, unique per peer connection)
+//   8  u32  offset: where DATA's bytes go in the response body (0 for other types)
+//   12 ...  payload: the bytes (DATA) or a UTF-8 JSON object (the others)
+//
+// client -> server (reliable channel):
+//   REQUEST {url, range: [first, last] | null, bp: 0-100, deadlineMs: number | null}
+//   CANCEL  {}
+// server -> client:
+//   HEAD    {status, totalBytes, reliableBytes, unreliableBytes, unreliableChunks, contentType}
+//           (reliable) before any DATA of the request
+//   DATA    bytes at offset, on either channel; any chunk can be placed without the others
+//   END     {reliableChunks, unreliableChunks} (reliable) once every chunk has been handed
+//           to its channel: the client then knows what to wait for
+//   ERROR   {status, message} (reliable) instead of HEAD, or after it (the request is dead)
+//
+// A frame that breaks these rules throws FrameError with a code, never anything else, so a
+// peer sending garbage gets an ERROR frame or a closed channel and the process carries on.
+
+const MAGIC = 0xfd;
+const VERSION = 1;
+const HEADER_BYTES = 12;
+// node-datachannel and Chromium both accept 256 KB messages; larger is refused.
+const MAX_FRAME_BYTES = 256 * 1024;
+const MAX_JSON_BYTES = 8 * 1024;
+const TYPES = Object.freeze({ REQUEST: 1, CANCEL: 2, HEAD: 16, DATA: 17, END: 18, ERROR: 19 });
+const TYPE_NAMES = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v, k]));
+
+class FrameError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function header(type, requestId, offset, payloadBytes) {
+  if (!(Number.isInteger(requestId) && requestId >= 0 && requestId <= 0xffffffff)) throw new FrameError('bad-request-id', `request id must be a u32, got ${requestId}`);
+  if (!(Number.isInteger(offset) && offset >= 0 && offset <= 0xffffffff)) throw new FrameError('bad-offset', `offset must be a u32, got ${offset}`);
+  const total = HEADER_BYTES + payloadBytes;
+  if (total > MAX_FRAME_BYTES) throw new FrameError('too-large', `a frame of ${total} bytes is over the ${MAX_FRAME_BYTES}-byte limit`);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out[0] = MAGIC;
+  out[1] = VERSION;
+  out[2] = type;
+  out[3] = 0;
+  view.setUint32(4, requestId);
+  view.setUint32(8, offset);
+  return out;
+}
+
+function encodeJson(type, requestId, obj) {
+  const json = encoder.encode(JSON.stringify(obj));
+  if (json.length > MAX_JSON_BYTES) throw new FrameError('too-large', `a ${TYPE_NAMES[type]} payload of ${json.length} bytes is over ${MAX_JSON_BYTES}`);
+  const out = header(type, requestId, 0, json.length);
+  out.set(json, HEADER_BYTES);
+  return out;
+}
+
+function encodeData(requestId, offset, bytes) {
+  const out = header(TYPES.DATA, requestId, offset, bytes.length);
+  out.set(bytes, HEADER_BYTES);
+  return out;
+}
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function checkRequest(p) {
+  if (typeof p.url !== 'string' || !p.url || p.url.length > 2048) throw new FrameError('bad-request', 'REQUEST needs a url (a string of at most 2048 characters)');
+  if (p.range !== null && p.range !== undefined) {
+    const ok = Array.isArray(p.range) && p.range.length === 2 && p.range.every((n) => Number.isInteger(n) && n >= 0) && p.range[1] >= p.range[0];
+    if (!ok) throw new FrameError('bad-request', `REQUEST range must be [first, last] byte positions with first <= last, got ${JSON.stringify(p.range)}`);
+  }
+  if (!(typeof p.bp === 'number' && p.bp >= 0 && p.bp <= 100)) throw new FrameError('bad-request', `REQUEST bp must be 0-100, got ${JSON.stringify(p.bp)}`);
+  if (p.deadlineMs !== null && p.deadlineMs !== undefined && !(typeof p.deadlineMs === 'number' && p.deadlineMs >= 0)) throw new FrameError('bad-request', 'REQUEST deadlineMs must be a number of ms >= 0 or null');
+  return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null };
+}
+
+/**
+ * @param {Uint8Array|ArrayBuffer|Buffer} data  one DataChannel message
+ * @returns {{type: string, requestId: number, offset: number, payload?: object, bytes?: Uint8Array}}
+ */
+function decodeFrame(data) {
+  if (typeof data === 'string') throw new FrameError('not-binary', 'frames are binary; got a text message');
+  const u8 = data instanceof Uint8Array ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : null;
+  if (!u8) throw new FrameError('not-binary', 'frames are binary');
+  if (u8.length < HEADER_BYTES) throw new FrameError('too-short', `a frame is at least ${HEADER_BYTES} bytes, got ${u8.length}`);
+  if (u8.length > MAX_FRAME_BYTES) throw new FrameError('too-large', `a frame of ${u8.length} bytes is over the ${MAX_FRAME_BYTES}-byte limit`);
+  if (u8[0] !== MAGIC) throw new FrameError('bad-magic', `not a frame of this protocol (first byte 0x${u8[0].toString(16)})`);
+  if (u8[1] !== VERSION) throw new FrameError('bad-version', `protocol version ${u8[1]} is not supported (this side speaks ${VERSION})`);
+  const type = TYPE_NAMES[u8[2]];
+  if (!type) throw new FrameError('bad-type', `unknown frame type ${u8[2]}`);
+  const view = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+  const frame = { type, requestId: view.getUint32(4), offset: view.getUint32(8) };
+  const body = u8.subarray(HEADER_BYTES);
+  if (type === 'DATA') {
+    frame.bytes = body;
+    return frame;
+  }
+  if (frame.offset !== 0) throw new FrameError('bad-offset', `${type} frames carry offset 0`);
+  if (body.length > MAX_JSON_BYTES) throw new FrameError('too-large', `a ${type} payload of ${body.length} bytes is over ${MAX_JSON_BYTES}`);
+  let payload;
+  try {
+    payload = body.length ? JSON.parse(decoder.decode(body)) : {};
+  } catch (err) {
+    throw new FrameError('bad-json', `${type} payload is not UTF-8 JSON: ${err.message}`);
+  }
+  if (!isObject(payload)) throw new FrameError('bad-json', `${type} payload must be a JSON object`);
+  frame.payload = type === 'REQUEST' ? checkRequest(payload) : payload;
+  return frame;
+}
+
+module.exports = {
+  TYPES, MAGIC, VERSION, HEADER_BYTES, MAX_FRAME_BYTES, FrameError, decodeFrame, encodeData,
+  encodeRequest: (requestId, req) => encodeJson(TYPES.REQUEST, requestId, checkRequest(req)),
+  encodeCancel: (requestId) => encodeJson(TYPES.CANCEL, requestId, {}),
+  encodeHead: (requestId, head) => encodeJson(TYPES.HEAD, requestId, head),
+  encodeEnd: (requestId, end) => encodeJson(TYPES.END, requestId, end),
+  encodeError: (requestId, status, message) => encodeJson(TYPES.ERROR, requestId, { status, message: String(message).slice(0, 1000) }),
+};

@@ -1,0 +1,82 @@
+'use strict';
+// Puts one response back together from DATA frames that may arrive out of order, twice, or
+// (on the unreliable channel) not at all. Missing bytes stay zero in place, so the container
+// keeps its layout and the decoder conceals the damage (paper 000 Fig. 8). Pure: no channel,
+// no clock; the transport decides when to stop waiting.
+
+class SegmentAssembler {
+  /** @param {{totalBytes: number, reliableBytes: number, unreliableBytes: number, unreliableChunks: number}} head */
+  constructor(head) {
+    for (const k of ['totalBytes', 'reliableBytes', 'unreliableBytes', 'unreliableChunks']) {
+      if (!(Number.isInteger(head[k]) && head[k] >= 0)) throw new RangeError(`HEAD ${k} must be a whole number >= 0, got ${head[k]}`);
+    }
+    if (head.reliableBytes + head.unreliableBytes !== head.totalBytes) throw new RangeError(`HEAD reliable + unreliable bytes (${head.reliableBytes} + ${head.unreliableBytes}) must equal totalBytes ${head.totalBytes}`);
+    this.head = head;
+    this.bytes = new Uint8Array(head.totalBytes);
+    this.seen = new Set();
+    this.received = { reliable: 0, unreliable: 0 };
+    this.chunks = { reliable: 0, unreliable: 0 };
+    this.duplicates = 0;
+    this.ended = null;
+  }
+
+  /**
+   * @param {number} offset
+   * @param {Uint8Array} data
+   * @param {'reliable'|'unreliable'} channel
+   * @returns {boolean} false for a duplicate (already placed)
+   */
+  add(offset, data, channel) {
+    if (channel !== 'reliable' && channel !== 'unreliable') throw new TypeError(`channel must be reliable or unreliable, got ${channel}`);
+    if (!(data.length > 0 && offset + data.length <= this.head.totalBytes)) {
+      throw new RangeError(`a ${data.length}-byte chunk at ${offset} does not fit a ${this.head.totalBytes}-byte response`);
+    }
+    const key = `${channel}:${offset}`;
+    if (this.seen.has(key)) {
+      this.duplicates += 1;
+      return false;
+    }
+    this.seen.add(key);
+    this.bytes.set(data, offset);
+    this.received[channel] += data.length;
+    this.chunks[channel] += 1;
+    if (this.received[channel] > this.head[`${channel}Bytes`]) throw new RangeError(`more ${channel} bytes than HEAD announced (${this.received[channel]} > ${this.head[`${channel}Bytes`]})`);
+    return true;
+  }
+
+  end(payload) {
+    this.ended = payload;
+  }
+
+  /** Every reliable byte is in (they always arrive; until then the response cannot finish). */
+  get reliableComplete() {
+    return this.received.reliable === this.head.reliableBytes;
+  }
+
+  /** Every unreliable chunk the server sent is in: nothing more can come. */
+  get unreliableComplete() {
+    return this.received.unreliable === this.head.unreliableBytes;
+  }
+
+  get complete() {
+    return this.reliableComplete && this.unreliableComplete;
+  }
+
+  /** The response as it stands: zero-filled where chunks are missing, with the loss counted. */
+  finish() {
+    const lostBytes = this.head.unreliableBytes - this.received.unreliable;
+    const lostChunks = Math.max(0, this.head.unreliableChunks - this.chunks.unreliable);
+    return {
+      bytes: this.bytes,
+      lostBytes,
+      lostChunks,
+      unreliableChunks: this.head.unreliableChunks,
+      receivedChunks: { ...this.chunks },
+      bytesPerChannel: { ...this.received },
+      duplicates: this.duplicates,
+      plr: this.head.unreliableChunks ? lostChunks / this.head.unreliableChunks : 0,
+    };
+  }
+}
+
+module.exports = { SegmentAssembler };
