@@ -45,6 +45,23 @@ async function tcpConnectTimes(link, port, n = 7) {
 
 /** Downloads `bytes` over TCP server -> client; goodput in bits/s from first to last byte. */
 async function tcpGoodput(link, port, bytes) {
+  return (await tcpTransfer(link, port, bytes)).goodput;
+}
+
+/**
+ * The same download, also measured on the wire: the IP bytes the emulator delivered to the
+ * client over the transfer (headers included), so a rate can be checked against its own
+ * unit. The link rate is a wire rate; goodput is that minus the headers.
+ */
+async function tcpTransfer(link, port, bytes) {
+  const before = await link.counters();
+  const r = await tcpDownload(link, port, bytes);
+  const after = await link.counters();
+  const wireBytes = after.toClient.bytesOut - before.toClient.bytesOut;
+  return { seconds: r.seconds, goodput: (r.n * 8) / r.seconds, wireRate: (wireBytes * 8) / r.seconds };
+}
+
+async function tcpDownload(link, port, bytes) {
   const server = await startTcpSender(link, port, bytes);
   try {
     const r = JSON.parse(nodeIn(link.clientNs, `
@@ -52,7 +69,7 @@ async function tcpGoodput(link, port, bytes) {
       s.on('data', (c) => { if (t0 === undefined) t0 = process.hrtime.bigint(); n += c.length; });
       s.on('end', () => console.log(JSON.stringify({ n, seconds: Number(process.hrtime.bigint() - t0) / 1e9 })));`));
     if (r.n !== bytes) throw new Error(`received ${r.n} of ${bytes} bytes`);
-    return (r.n * 8) / r.seconds;
+    return r;
   } finally {
     server.kill('SIGKILL');
   }
@@ -89,4 +106,4 @@ async function udpLoss(link, port, count = 5000, size = 1000, perMs = 1) {
   }
 }
 
-module.exports = { nodeIn, startIn, startTcpSender, tcpConnectTimes, tcpGoodput, udpLoss };
+module.exports = { nodeIn, startIn, startTcpSender, tcpConnectTimes, tcpGoodput, tcpTransfer, udpLoss };

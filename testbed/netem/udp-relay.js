@@ -8,32 +8,47 @@ const { LinkDirection } = require('./link-direction');
 
 // How late a delivery may fire before it counts as the emulator falling behind.
 const LATE_WARNING_MS = 5;
+// Node's timers fire on a whole-millisecond loop clock, 0-1 ms after they are due, and a 0 ms
+// timeout waits 1 ms: each relay pass would add ~1 ms, ~4 ms to a handshake's RTT. So a
+// delivery may go up to this much early, which centres the error on zero, and a delivery
+// already due goes out at once instead of through a timer.
+const EARLY_MS = 1;
 
 class TimerQueue {
-  constructor(onLate) {
+  constructor(onLate, now = () => performance.now()) {
     this.items = []; // sorted by at
     this.timer = null;
+    this.immediate = null;
     this.onLate = onLate;
+    this.now = now;
   }
 
   push(at, fn) {
     // Deliveries mostly arrive in time order: search from the end.
     let i = this.items.length;
     while (i > 0 && this.items[i - 1].at > at) i -= 1;
+    if (i === 0 && at <= this.now() + EARLY_MS) {
+      fn(); // due now and nothing before it: no timer, no added millisecond
+      return;
+    }
     this.items.splice(i, 0, { at, fn });
     if (i === 0) this.arm();
   }
 
   arm() {
     clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
     if (!this.items.length) return;
-    const wait = Math.max(0, this.items[0].at - performance.now());
-    this.timer = setTimeout(() => this.fire(), wait);
+    const wait = this.items[0].at - EARLY_MS - this.now();
+    if (wait <= 0) this.immediate = setImmediate(() => this.fire());
+    else this.timer = setTimeout(() => this.fire(), wait);
   }
 
   fire() {
-    const now = performance.now();
-    while (this.items.length && this.items[0].at <= now + 0.5) {
+    const now = this.now();
+    while (this.items.length && this.items[0].at <= now + EARLY_MS) {
       const item = this.items.shift();
       const late = now - item.at;
       if (late > LATE_WARNING_MS) this.onLate(late);
@@ -44,6 +59,7 @@ class TimerQueue {
 
   clear() {
     clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.items = [];
   }
 }
@@ -122,4 +138,4 @@ class UdpRelay {
   }
 }
 
-module.exports = { UdpRelay, TimerQueue };
+module.exports = { UdpRelay, TimerQueue, EARLY_MS };
