@@ -160,7 +160,8 @@ async function main(argv) {
     if (err instanceof EmulationUnavailableError) fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);
     throw err;
   }
-  const resumeHint = `npm run qoe -- ${positionals[0]} --out ${path.relative(process.cwd(), runDir) || runDir}`;
+  const rel = path.relative(process.cwd(), runDir);
+  const resumeHint = `npm run qoe -- ${positionals[0]} --out ${rel && !rel.startsWith('..') ? rel : runDir}`;
   process.stderr.write(`qoe: ${outcome.ok} ok, ${outcome.failed} failed of ${outcome.planned}${outcome.skipped ? ` (${outcome.skipped} done in an earlier session)` : ''}; results: ${path.join(runDir, 'results.csv')}\n`);
   if (!values['no-report'] && outcome.records.length) {
     const files = writeReport(runDir);

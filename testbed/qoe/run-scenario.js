@@ -58,6 +58,7 @@ async function runEmulatedPlayback(p, ctx) {
   const settings = profileToLinkSettings(p.profile);
   let link = null;
   let origin = null;
+  let poll = null;
   const timers = [];
   try {
     link = await createEmulatedLink({ index: ctx.linkIndex, toClient: settings.toClient, toServer: settings.toServer });
@@ -71,7 +72,6 @@ async function runEmulatedPlayback(p, ctx) {
     // Downlink bytes over time (wall ms, bytes delivered since the start): the wire side of
     // throughput plots, and of overhead up to the last finished response.
     const wireSeries = [];
-    let poll = null;
     const result = await runPlayback({
       pageBase: origin.pageBase,
       netns: link.clientNs,
