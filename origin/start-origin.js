@@ -9,6 +9,7 @@ const { createRequestLog } = require('./request-log');
 const { createHttp1Server } = require('./http1-app');
 const { createHttp2Server } = require('./http2-server');
 const { ensureCertificate } = require('./tls-certificate');
+const { createSignalingServer } = require('./datachannel/signaling-server');
 
 const REPO = path.resolve(__dirname, '..');
 const DEFAULTS = {
@@ -69,6 +70,16 @@ async function startOrigin(options = {}) {
     http10: createHttp1Server({ router, log, listener: 'http10', closeEachConnection: true }),
     h2: createHttp2Server({ router, log, key: cert.key, cert: cert.cert }),
   };
+  // DataChannel sessions are set up over a WebSocket on the HTTP/1.x listeners (the h2
+  // listener speaks HTTP/2 only, and WebSocket over HTTP/2 needs RFC 8441, which ws lacks).
+  const signaling = createSignalingServer({
+    contentDir: o.contentDir,
+    // ICE gathers on the address we serve on; a wildcard means "let libdatachannel choose".
+    bindAddress: ['0.0.0.0', '::', ''].includes(o.host) ? undefined : o.host,
+    log: (entry) => log.record(entry),
+  });
+  servers.http11.on('upgrade', signaling.handleUpgrade);
+  servers.http10.on('upgrade', signaling.handleUpgrade);
   // Everything open, so close() can end it at once instead of waiting on idle keep-alives.
   const sockets = new Set();
   const sessions = new Set();
@@ -91,6 +102,7 @@ async function startOrigin(options = {}) {
     // keep-alive sockets and HTTP/2 sessions to time out.
     const closing = started.map((srv) => new Promise((resolve) => srv.close(() => resolve())));
     started.length = 0;
+    signaling.close();
     for (const s of sessions) s.destroy();
     for (const s of sockets) s.destroy();
     await Promise.all(closing);
@@ -103,6 +115,7 @@ async function startOrigin(options = {}) {
       const scheme = name === 'h2' ? 'https' : 'http';
       urls[name] = `${scheme}://${urlHost(o.host)}:${servers[name].address().port}`;
     }
+    urls.fdsp = `${urls.http11.replace(/^http/, 'ws')}${signaling.path}`;
   } catch (err) {
     await close();
     throw err;

@@ -31,6 +31,7 @@ function segmentLookup(index) {
  * @param {{at: number, to: number}[]} [o.seeks]  media-time seek schedule
  * @param {number} [o.stopAt]      stop at this media time (seconds)
  * @param {boolean} [o.keepBitrateOnSeek]  hold the pre-seek representation until the target plays (paper 002)
+ * @param {number} [o.bp]          DataChannel transport: Bitstream Prioritization 0-100 (paper 000)
  * @param {(e: object) => void} [o.onUpdate]
  */
 async function startPlayback(o) {
@@ -39,7 +40,8 @@ async function startPlayback(o) {
   if (!indexResponse.ok) throw new Error(`content "${o.content}" has no segment index (${indexResponse.status}); is it built?`);
   const index = await indexResponse.json();
   const lookup = segmentLookup(index);
-  const transport = createTransport(o.transport, o.urls);
+  let player = null;
+  const transport = createTransport(o.transport, o.urls, { bp: o.bp, bufferLevel: () => (player ? player.getBufferLength('video') || 0 : 0) });
   const algorithm = o.abr === 'dashjs' ? null : ALGORITHMS[o.abr];
   if (o.abr !== 'dashjs' && !algorithm) throw new Error(`unknown ABR "${o.abr}" (known: dashjs, ${Object.keys(ALGORITHMS).join(', ')})`);
   const params = algorithm ? { ...algorithm.defaults, ...(o.abrParams || {}) } : {};
@@ -48,11 +50,12 @@ async function startPlayback(o) {
   const meanSize = new Map(index.representations.map((r) => [r.id, r.segments.reduce((a, x) => a + x.size, 0) / r.segments.length]));
   const seeks = (o.seeks || []).map((s) => ({ ...s, done: false })).sort((a, b) => a.at - b.at);
 
-  const player = o.dashjs.MediaPlayer().create();
+  player = o.dashjs.MediaPlayer().create();
   const recorder = new PlaybackRecorder({
     video: o.video,
     bufferLevel: () => player.getBufferLength('video'),
-    config: { content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek), userAgent: navigator.userAgent },
+    transportStats: () => (transport.stats ? transport.stats() : null),
+    config: { content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek), ...(transport.setBp ? { bp: transport.bp } : {}), userAgent: navigator.userAgent },
   });
 
   player.extend(
@@ -166,7 +169,7 @@ async function startPlayback(o) {
   // Absolute: dash.js's CMCD reporter builds URL objects from request URLs and throws on a
   // relative MPD URL.
   player.initialize(o.video, new URL(`${contentBase}/manifest.mpd`, location.href).href, true);
-  return { player, recorder, stop, ended, qoe: () => finalRecord || recorder.toJSON(), index };
+  return { player, recorder, transport, stop, ended, qoe: () => finalRecord || recorder.toJSON(), index };
 }
 
 module.exports = { startPlayback, segmentLookup };

@@ -51,6 +51,16 @@ function renderSummary(q) {
     ['protocols (Resource Timing)', Object.keys(s.protocols).join(', ') || '-'],
     ['errors', String(s.errors)],
   ];
+  const t = s.transport;
+  if (t && t.plr !== undefined) {
+    rows.push(
+      ['FDSP: BP now', `${t.bp} %`],
+      ['FDSP: PLR (lost / all packets)', `${(100 * t.plr).toFixed(2)} % (${t.lostChunks} / ${t.packets})`],
+      ['FDSP: unreliable chunks lost', `${(100 * t.unreliableLossRatio).toFixed(2)} % (${t.lostChunks} / ${t.unreliableChunks})`],
+      ['FDSP: late chunks / deadline stops', `${t.lateChunks} / ${t.deadlineStops}`],
+      ['FDSP: reliable share of bytes', t.reliableShare === null ? '-' : `${(100 * t.reliableShare).toFixed(1)} %`],
+    );
+  }
   $('summary').tBodies[0].innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
 }
 
@@ -59,7 +69,8 @@ function renderSegments(q) {
   $('segments').tBodies[0].innerHTML = tail
     .map((s) => `<tr><td>${s.index ?? '-'}</td><td>${s.representationId ?? '-'}</td><td>${s.bandwidth ? Math.round(s.bandwidth / 1000) : '-'}</td><td>${s.bytes}</td>` +
       `<td>${(s.firstByte - s.requestStart).toFixed(0)}</td><td>${(s.lastByte - s.requestStart).toFixed(0)}</td>` +
-      `<td>${s.throughput ? formatValue(s.throughput, 'bps') : '-'}</td><td>${s.bufferAfter.toFixed(1)} s</td><td>${s.protocol}</td></tr>`)
+      `<td>${s.throughput ? formatValue(s.throughput, 'bps') : '-'}</td><td>${s.bufferAfter.toFixed(1)} s</td>` +
+      `<td>${s.protocol}${s.plr !== undefined ? ` (BP ${s.bp}, PLR ${(100 * s.plr).toFixed(1)} %)` : ''}</td></tr>`)
     .join('');
 }
 
@@ -95,6 +106,19 @@ async function main() {
   $('seeks').value = formatSeekSchedule(config.seeks);
   $('stop').value = config.stopAt || '';
   $('keep').checked = config.keepBitrateOnSeek;
+  $('bp').value = String(config.bp ?? 100);
+  const showBp = () => {
+    $('bp-label').hidden = $('transport').value !== 'datachannel';
+    $('bp-value').textContent = `${$('bp').value} %`;
+  };
+  showBp();
+  $('transport').addEventListener('change', showBp);
+  // BP changes live: the next segment requested uses it (no restart needed).
+  $('bp').addEventListener('input', () => {
+    showBp();
+    const run = window.lab.run;
+    if (run && run.transport && run.transport.setBp) run.transport.setBp(Number($('bp').value));
+  });
   $('abr').addEventListener('change', () => {
     $('params').value = JSON.stringify(defaultsFor($('abr').value));
   });
@@ -113,6 +137,7 @@ async function main() {
         seeks: parseSeekSchedule($('seeks').value),
         stopAt: $('stop').value ? Number($('stop').value) : undefined,
         keepBitrateOnSeek: $('keep').checked,
+        bp: $('transport').value === 'datachannel' ? Number($('bp').value) : undefined,
         abrParams,
         autostart: true,
       };

@@ -30,6 +30,10 @@ function parseRunConfig(search) {
     if (!(config.stopAt > 0)) throw new Error(`stop must be a positive media time in seconds, got "${p.get('stop')}"`);
   }
   config.keepBitrateOnSeek = p.get('keep') === '1' || p.get('keep') === 'true';
+  if (p.get('bp') !== null && p.get('bp') !== '') {
+    config.bp = Number(p.get('bp'));
+    if (!(config.bp >= 0 && config.bp <= 100)) throw new Error(`bp (Bitstream Prioritization) must be 0-100, got "${p.get('bp')}"`);
+  }
   config.autostart = p.get('autostart') === '1' || p.get('autostart') === 'true';
   // hold: load everything, then wait for window.lab.go() (the QoE runner snapshots the link's
   // counters and starts its schedules between the page load and the playback).
@@ -53,6 +57,7 @@ function runConfigToSearch(config) {
   if (config.seeks && config.seeks.length) p.set('seeks', formatSeekSchedule(config.seeks));
   if (config.stopAt) p.set('stop', String(config.stopAt));
   if (config.keepBitrateOnSeek) p.set('keep', '1');
+  if (config.bp !== undefined && config.bp !== null) p.set('bp', String(config.bp));
   if (config.abrParams && Object.keys(config.abrParams).length) p.set('params', JSON.stringify(config.abrParams));
   if (config.autostart) p.set('autostart', '1');
   if (config.hold) p.set('hold', '1');

@@ -28,6 +28,10 @@ const BASE_ARGS = [
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
   '--autoplay-policy=no-user-gesture-required',
+  // WebRTC (the DataChannel transport): gather loopback candidates (an origin on 127.0.0.1)
+  // and real host addresses instead of mDNS names the origin's libdatachannel cannot resolve.
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
 ];
 
 const running = new Set();

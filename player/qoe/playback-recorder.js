@@ -15,7 +15,8 @@ class PlaybackRecorder {
    * @param {() => number} [opts.now]        clock in ms (performance.now)
    * @param {object} opts.config             what is being run, copied into the JSON
    */
-  constructor({ video, bufferLevel, now = () => performance.now(), config }) {
+  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null }) {
+    this.transportStats = transportStats;
     this.video = video;
     this.bufferLevel = bufferLevel;
     this.now = now;
@@ -151,6 +152,13 @@ class PlaybackRecorder {
       protocol: a.protocol,
       transport: a.transport,
     };
+    // DataChannel (FDSP) responses: what went which way, and what was lost.
+    if (a.unreliableChunks !== undefined) {
+      Object.assign(entry, {
+        bp: a.bp, reliableBytes: a.reliableBytes, unreliableBytes: a.unreliableBytes, unreliableChunks: a.unreliableChunks,
+        lostChunks: a.lostChunks, plr: a.plr, stoppedAtDeadline: a.stoppedAtDeadline,
+      });
+    }
     this.segments.push(entry);
     this.event('segment', { bandwidth: segment.bandwidth, durationSeconds: segment.durationSeconds, bytes: a.bytes });
   }
@@ -175,6 +183,8 @@ class PlaybackRecorder {
         droppedFrames: q.droppedVideoFrames ?? null,
         decodedFrames: q.totalVideoFrames ?? null,
         bytesPerTransport: { ...this.transportBytes },
+        // The transport's own totals (DataChannel: PLR, late chunks, bytes per channel, BP).
+        transport: this.transportStats(),
         protocols: { ...this.protocols },
         errors: this.errors.length,
       },

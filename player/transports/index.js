@@ -2,6 +2,7 @@
 // The transports a playback can use, built from the origin's listener URLs (GET /api/info).
 // A new transport registers here and nowhere else.
 const { HttpFetchTransport } = require('./http-fetch-transport');
+const { DataChannelTransport } = require('./datachannel-transport');
 
 const TRANSPORTS = {
   http11: {
@@ -18,13 +19,20 @@ const TRANSPORTS = {
     label: 'HTTP/2 (TLS)',
     create: (urls) => new HttpFetchTransport({ name: 'h2', label: 'HTTP/2', baseUrl: urls.h2, expectedProtocols: ['h2'] }),
   },
+  datachannel: {
+    label: 'DataChannel (FDSP: critical data reliable, the rest unreliable)',
+    urlKey: 'fdsp',
+    // options.bp: Bitstream Prioritization 0-100; options.bufferLevel(): seconds buffered
+    create: (urls, options = {}) => new DataChannelTransport({ signalingUrl: urls.fdsp, bp: options.bp, bufferLevel: options.bufferLevel }),
+  },
 };
 
-function createTransport(name, urls) {
+function createTransport(name, urls, options) {
   const entry = TRANSPORTS[name];
   if (!entry) throw new Error(`unknown transport "${name}" (known: ${Object.keys(TRANSPORTS).join(', ')})`);
-  if (!urls || !urls[name]) throw new Error(`the origin did not say where its ${name} listener is`);
-  return entry.create(urls);
+  const key = entry.urlKey || name;
+  if (!urls || !urls[key]) throw new Error(`the origin did not say where its ${name} endpoint is`);
+  return entry.create(urls, options);
 }
 
 module.exports = { TRANSPORTS, createTransport };

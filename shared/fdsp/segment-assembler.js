@@ -62,10 +62,18 @@ class SegmentAssembler {
     return this.reliableComplete && this.unreliableComplete;
   }
 
-  /** The response as it stands: zero-filled where chunks are missing, with the loss counted. */
+  /**
+   * The response as it stands: zero-filled where chunks are missing, with the loss counted.
+   *   plr                  lost packets / all packets of the response, both channels, the
+   *                        reliable part counted in packets of the unreliable chunk size
+   *                        (paper 000's PLR: more data sent reliably, fewer packets lost)
+   *   unreliableLossRatio  lost / sent unreliable chunks (the channel's own loss)
+   */
   finish() {
     const lostBytes = this.head.unreliableBytes - this.received.unreliable;
     const lostChunks = Math.max(0, this.head.unreliableChunks - this.chunks.unreliable);
+    const chunkBytes = this.head.chunkBytes || 1100;
+    const packets = this.head.unreliableChunks + Math.ceil(this.head.reliableBytes / chunkBytes);
     return {
       bytes: this.bytes,
       lostBytes,
@@ -74,7 +82,9 @@ class SegmentAssembler {
       receivedChunks: { ...this.chunks },
       bytesPerChannel: { ...this.received },
       duplicates: this.duplicates,
-      plr: this.head.unreliableChunks ? lostChunks / this.head.unreliableChunks : 0,
+      plr: packets ? lostChunks / packets : 0,
+      packets,
+      unreliableLossRatio: this.head.unreliableChunks ? lostChunks / this.head.unreliableChunks : 0,
     };
   }
 }

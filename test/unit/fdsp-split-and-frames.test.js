@@ -157,7 +157,9 @@ describe('reassembly', () => {
     const r = a.finish();
     expect(r.lostChunks).toBe(2);
     expect(r.lostBytes).toBe(dropped.reduce((x, [s, e]) => x + e - s, 0));
-    expect(r.plr).toBeCloseTo(2 / unrelChunks.length, 12);
+    expect(r.unreliableLossRatio).toBeCloseTo(2 / unrelChunks.length, 12);
+    // PLR over all packets: the reliable bytes count as packets of the default 1100-byte chunk.
+    expect(r.plr).toBeCloseTo(2 / (unrelChunks.length + Math.ceil(split.reliableBytes / 1100)), 12);
     for (const [s, e] of dropped) expect(r.bytes.subarray(s, e).every((x) => x === 0)).toBe(true);
     const kept = unrelChunks[0];
     expect(Buffer.from(r.bytes.subarray(...kept)).equals(Buffer.from(body.subarray(...kept)))).toBe(true);

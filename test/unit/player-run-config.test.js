@@ -12,7 +12,7 @@ test('paper 002 Table 3 seek schedule', () => {
 test('a run survives the round trip through its URL', () => {
   const config = {
     content: 'paper-quic', transport: 'h2', abr: 'bba2', seeks: [{ at: 40, to: 100 }], stopAt: 600,
-    keepBitrateOnSeek: true, abrParams: { bufferSizeSeconds: 20 }, autostart: true, hold: true,
+    keepBitrateOnSeek: true, abrParams: { bufferSizeSeconds: 20 }, autostart: true, hold: true, bp: 25,
   };
   expect(parseRunConfig(runConfigToSearch(config))).toEqual(config);
 });
@@ -23,4 +23,5 @@ test('defaults and clear errors for bad parameters', () => {
   expect(() => parseRunConfig('?params={bad')).toThrow(/params must be JSON/);
   expect(() => parseRunConfig('?params=[1]')).toThrow(/JSON object/);
   expect(() => parseRunConfig('?seeks=soon')).toThrow(/AT:TO/);
+  expect(() => parseRunConfig('?bp=120')).toThrow(/bp \(Bitstream Prioritization\) must be 0-100/);
 });

@@ -1,0 +1,166 @@
+'use strict';
+// Answers REQUEST frames of one peer (shared/fdsp/frames.js) from the content directory, the
+// FDSP way (paper 000): for a media segment, its priority map splits the bytes by BP into a
+// reliable part (HEAD, container, parameter sets, SEI, slice headers, BP % of I-slice data,
+// in 16 KB frames) and an unreliable part (the rest, in ~1100-byte chunks). MPDs, init
+// segments, ranged requests and anything without a priority map go wholly reliable.
+//
+// Substream overlapping (paper 000 Fig. 2) falls out of the two independent pumps: the next
+// request's reliable frames go out on their channel while this one's unreliable chunks are
+// still flowing on theirs. END follows the last unreliable chunk of its request (a marker in
+// the unreliable queue), so the client learns when nothing more can come.
+const fs = require('node:fs');
+const path = require('node:path');
+const frames = require('../../shared/fdsp/frames');
+const { splitSegment, chunkRanges } = require('../../shared/fdsp/split-segment');
+const { resolveSafePath, UnsafePathError } = require('../safe-path');
+const { contentTypeFor } = require('../content-types');
+
+const RELIABLE_FRAME_BYTES = 16 * 1024;
+const UNRELIABLE_CHUNK_BYTES = 1100;
+const MAX_OPEN_REQUESTS = 16;
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Priority maps per content/representation, kept while in use (a few MB at most). */
+class PriorityMaps {
+  constructor(contentDir, capacity = 8) {
+    this.contentDir = contentDir;
+    this.capacity = capacity;
+    this.cache = new Map();
+  }
+
+  /** The priority map of a media segment file, or null when it has none. */
+  async lookup(file) {
+    const m = /^chunk-(\d+)-\d+\.m4s$/.exec(path.basename(file));
+    if (!m) return null;
+    const mapFile = path.join(path.dirname(file), `priority-${m[1]}.json`);
+    let bySegment = this.cache.get(mapFile);
+    if (!bySegment) {
+      try {
+        const doc = JSON.parse(await fs.promises.readFile(mapFile, 'utf8'));
+        bySegment = new Map(doc.segments.map((s) => [s.url, s]));
+      } catch {
+        return null; // content without an index: sent reliably
+      }
+      this.cache.set(mapFile, bySegment);
+      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value);
+    }
+    const seg = bySegment.get(path.basename(file));
+    return seg ? { size: seg.size, priority: seg.priority } : null;
+  }
+}
+
+class FdspResponder {
+  /**
+   * @param {object} o
+   * @param {string} o.contentDir
+   * @param {import('./channel-pump').ChannelPump} o.reliable, o.unreliable
+   * @param {(entry: object) => void} [o.log]  request log sink
+   * @param {string|number} [o.peerId]
+   * @param {PriorityMaps} [o.maps]
+   */
+  constructor(o) {
+    this.o = o;
+    this.maps = o.maps || new PriorityMaps(o.contentDir);
+    this.open = new Map(); // requestId -> state
+  }
+
+  error(requestId, status, message) {
+    this.o.reliable.push(requestId, frames.encodeError(requestId, status, message));
+  }
+
+  async handle(requestId, req) {
+    if (this.open.has(requestId)) return this.error(requestId, 400, `request id ${requestId} is already in use`);
+    if (this.open.size >= MAX_OPEN_REQUESTS) return this.error(requestId, 429, `at most ${MAX_OPEN_REQUESTS} requests may be open at once`);
+    const started = performance.now();
+    const state = { requestId, url: req.url, bp: req.bp, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
+    this.open.set(requestId, state);
+    let file;
+    try {
+      const { pathname } = new URL(req.url, 'http://origin.invalid');
+      if (!pathname.startsWith('/content/')) throw new UnsafePathError(`only /content/ is served over the DataChannel, not ${pathname}`, 404);
+      file = resolveSafePath(this.o.contentDir, pathname.slice('/content/'.length));
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (!stat || !stat.isFile()) throw new UnsafePathError('not found', 404);
+      if (stat.size > MAX_BODY_BYTES) throw new UnsafePathError(`larger than ${MAX_BODY_BYTES} bytes`, 413);
+      let body = await fs.promises.readFile(file);
+      let plan = null;
+      if (req.range) {
+        const [first, last] = req.range;
+        if (first >= body.length) throw new UnsafePathError(`range starts at ${first}, past the end (${body.length} bytes)`, 416);
+        body = body.subarray(first, Math.min(last + 1, body.length));
+      } else {
+        const seg = await this.maps.lookup(file);
+        if (seg && seg.size === body.length) plan = splitSegment(seg.priority, req.bp);
+      }
+      if (state.cancelled) return undefined;
+      this.send(state, body, plan, contentTypeFor(file));
+    } catch (err) {
+      this.open.delete(requestId);
+      const status = err instanceof UnsafePathError ? err.status : 500;
+      this.error(requestId, status, status === 500 ? 'internal error' : err.message);
+      this.logEntry(state, { status, bytes: 0, path: req.url });
+    }
+    return undefined;
+  }
+
+  send(state, body, plan, contentType) {
+    const { requestId } = state;
+    const reliableRanges = plan ? plan.reliable : [[0, body.length]];
+    const unreliableChunks = plan ? chunkRanges(plan.unreliable, UNRELIABLE_CHUNK_BYTES) : [];
+    const reliableBytes = plan ? plan.reliableBytes : body.length;
+    state.head = { status: 200, totalBytes: body.length, reliableBytes, unreliableBytes: body.length - reliableBytes, unreliableChunks: unreliableChunks.length, chunkBytes: UNRELIABLE_CHUNK_BYTES, contentType };
+    this.o.reliable.push(requestId, frames.encodeHead(requestId, state.head));
+    for (const [s, e] of chunkRanges(reliableRanges, RELIABLE_FRAME_BYTES)) this.o.reliable.push(requestId, frames.encodeData(requestId, s, body.subarray(s, e)));
+    // A chunk whose turn comes after the client's deadline would arrive too late to be used:
+    // it is skipped, not sent, and END says how many went.
+    for (const [s, e] of unreliableChunks) {
+      const frame = frames.encodeData(requestId, s, body.subarray(s, e));
+      this.o.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt: state.expiresAt, onSkipped: () => { state.skipped += 1; } });
+    }
+    this.o.unreliable.mark(requestId, () => {
+      if (state.cancelled) return;
+      this.o.reliable.push(requestId, frames.encodeEnd(requestId, { unreliableChunks: unreliableChunks.length, unreliableSent: state.sent, unreliableSkipped: state.skipped }));
+      this.open.delete(requestId);
+      this.logEntry(state, { status: 200, bytes: body.length });
+    });
+  }
+
+  cancel(requestId) {
+    const state = this.open.get(requestId);
+    if (!state) return;
+    state.cancelled = true;
+    this.o.reliable.drop(requestId, { keepMarkers: false });
+    this.o.unreliable.drop(requestId, { keepMarkers: false });
+    this.open.delete(requestId);
+    this.logEntry(state, { status: 200, bytes: state.sent, aborted: true });
+  }
+
+  logEntry(state, { status, bytes, aborted = false, path: p }) {
+    if (!this.o.log) return;
+    this.o.log({
+      time: new Date().toISOString(),
+      protocol: 'datachannel',
+      listener: 'datachannel',
+      connectionId: this.o.peerId ?? null,
+      streamId: state.requestId,
+      method: 'GET',
+      path: p || state.url,
+      range: null,
+      status,
+      bytes,
+      reliableBytes: state.head ? state.head.reliableBytes : 0,
+      unreliableChunks: state.head ? state.head.unreliableChunks : 0,
+      unreliableSent: state.sent,
+      bp: state.bp,
+      durationMs: Math.round(performance.now() - state.started),
+      aborted,
+    });
+  }
+
+  close() {
+    for (const id of [...this.open.keys()]) this.cancel(id);
+  }
+}
+
+module.exports = { FdspResponder, PriorityMaps, RELIABLE_FRAME_BYTES, UNRELIABLE_CHUNK_BYTES, MAX_OPEN_REQUESTS };

@@ -1,0 +1,148 @@
+'use strict';
+// One player's WebRTC session: the WebSocket that signals it, one peer connection
+// (node-datachannel, i.e. libdatachannel) and two pre-negotiated channels: id 0 reliable and
+// ordered, id 1 unordered with no retransmissions. The browser offers and the origin answers
+// (as offerer node-datachannel sometimes fails DTLS under CPU load; as answerer it did not,
+// ../shared/FACTS.md). Everything the session holds is freed on close, whoever closes.
+//
+// Signaling, JSON text messages on the WebSocket:
+//   browser -> origin  {type: "offer", sdp} then {type: "candidate", candidate, mid} ...
+//   origin -> browser  {type: "answer", sdp}, {type: "candidate", candidate, mid},
+//                      {type: "error", message} (then the origin closes)
+const nodeDataChannel = require('node-datachannel');
+const { decodeFrame, encodeError, FrameError } = require('../../shared/fdsp/frames');
+const { ChannelPump } = require('./channel-pump');
+const { FdspResponder } = require('./fdsp-responder');
+
+const MAX_SIGNAL_BYTES = 64 * 1024;
+const MAX_BAD_FRAMES = 10;
+const CONNECT_TIMEOUT_MS = 15000;
+
+/** node-datachannel's channel as ChannelPump wants it. */
+function pumpable(dc) {
+  return {
+    send: (frame) => dc.sendMessageBinary(frame),
+    bufferedAmount: () => dc.bufferedAmount(),
+    setBufferedAmountLowThreshold: (n) => dc.setBufferedAmountLowThreshold(n),
+    onBufferedAmountLow: (cb) => dc.onBufferedAmountLow(cb),
+  };
+}
+
+class PeerSession {
+  /**
+   * @param {object} o
+   * @param {import('ws').WebSocket} o.ws
+   * @param {string} o.contentDir
+   * @param {string} [o.bindAddress]  the address ICE gathers on (the origin's own)
+   * @param {number} o.id
+   * @param {(entry: object) => void} [o.log]
+   * @param {import('./fdsp-responder').PriorityMaps} [o.maps]
+   * @param {number} [o.idleTimeoutMs]
+   * @param {() => void} [o.onClose]
+   */
+  constructor(o) {
+    this.o = o;
+    this.closed = false;
+    this.badFrames = 0;
+    this.idleTimeoutMs = o.idleTimeoutMs || 60000;
+    // No auto-negotiation: creating the channels would otherwise make this side offer too.
+    this.pc = new nodeDataChannel.PeerConnection(`lab-peer-${o.id}`, { iceServers: [], ...(o.bindAddress ? { bindAddress: o.bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
+    this.reliable = this.pc.createDataChannel('fdsp-reliable', { negotiated: true, id: 0 });
+    this.unreliable = this.pc.createDataChannel('fdsp-unreliable', { negotiated: true, id: 1, unordered: true, maxRetransmits: 0 });
+    this.pumps = { reliable: new ChannelPump(pumpable(this.reliable)), unreliable: new ChannelPump(pumpable(this.unreliable)) };
+    this.responder = new FdspResponder({ contentDir: o.contentDir, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
+
+    this.pc.onLocalDescription((sdp, type) => this.signal({ type: type.toLowerCase(), sdp }));
+    this.pc.onLocalCandidate((candidate, mid) => this.signal({ type: 'candidate', candidate, mid }));
+    this.pc.onStateChange((state) => {
+      if (state === 'failed' || state === 'closed') this.close(`peer connection ${state}`);
+    });
+    this.reliable.onMessage((msg) => this.onFrame(msg));
+    this.unreliable.onMessage(() => this.strike(0, new FrameError('wrong-channel', 'requests go on the reliable channel')));
+    this.reliable.onClosed(() => this.close('reliable channel closed'));
+    this.connectTimer = setTimeout(() => { if (!this.reliable.isOpen()) this.close('the DataChannels did not open in time'); }, CONNECT_TIMEOUT_MS);
+    this.touch();
+
+    o.ws.on('message', (data, isBinary) => this.onSignal(data, isBinary));
+    o.ws.on('close', () => this.close('signaling closed'));
+    o.ws.on('error', () => this.close('signaling failed'));
+  }
+
+  signal(obj) {
+    if (!this.closed && this.o.ws.readyState === 1) this.o.ws.send(JSON.stringify(obj));
+  }
+
+  touch() {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.close(`idle for ${this.idleTimeoutMs / 1000} s`), this.idleTimeoutMs);
+  }
+
+  onSignal(data, isBinary) {
+    if (this.closed) return;
+    let msg;
+    try {
+      if (isBinary) throw new Error('signaling messages are JSON text');
+      if (data.length > MAX_SIGNAL_BYTES) throw new Error(`a signaling message of ${data.length} bytes is over ${MAX_SIGNAL_BYTES}`);
+      msg = JSON.parse(String(data));
+      if (!msg || typeof msg !== 'object') throw new Error('a signaling message is a JSON object');
+      if (msg.type === 'offer') {
+        if (typeof msg.sdp !== 'string') throw new Error('offer needs an sdp string');
+        if (this.gotOffer) throw new Error('one offer per session');
+        this.gotOffer = true;
+        this.pc.setRemoteDescription(msg.sdp, 'offer');
+        this.pc.setLocalDescription('answer');
+      } else if (msg.type === 'candidate') {
+        if (typeof msg.candidate !== 'string' || typeof (msg.mid ?? '') !== 'string') throw new Error('candidate needs candidate and mid strings');
+        if (!this.gotOffer) throw new Error('candidate before offer');
+        if (msg.candidate) this.pc.addRemoteCandidate(msg.candidate, msg.mid || '0');
+      } else {
+        throw new Error(`unknown signaling message type ${JSON.stringify(msg.type)}`);
+      }
+    } catch (err) {
+      this.signal({ type: 'error', message: err.message });
+      this.close(`bad signaling: ${err.message}`);
+    }
+  }
+
+  onFrame(msg) {
+    if (this.closed) return;
+    this.touch();
+    let frame;
+    try {
+      frame = decodeFrame(typeof msg === 'string' ? msg : new Uint8Array(msg.buffer || msg, msg.byteOffset || 0, msg.byteLength));
+    } catch (err) {
+      if (err instanceof FrameError) return this.strike(0, err);
+      throw err;
+    }
+    if (frame.type === 'REQUEST') this.responder.handle(frame.requestId, frame.payload);
+    else if (frame.type === 'CANCEL') this.responder.cancel(frame.requestId);
+    else this.strike(frame.requestId, new FrameError('unexpected', `a client does not send ${frame.type}`));
+    return undefined;
+  }
+
+  /** A malformed frame: answered with an ERROR frame; too many and the session is closed. */
+  strike(requestId, err) {
+    this.badFrames += 1;
+    this.pumps.reliable.push(requestId, encodeError(requestId, 400, `${err.code}: ${err.message}`));
+    if (this.badFrames > MAX_BAD_FRAMES) this.close(`more than ${MAX_BAD_FRAMES} malformed frames`);
+  }
+
+  close(why) {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = why;
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.connectTimer);
+    this.responder.close();
+    this.pumps.reliable.close();
+    this.pumps.unreliable.close();
+    for (const c of [this.reliable, this.unreliable]) {
+      try { c.close(); } catch { /* already closed */ }
+    }
+    try { this.pc.close(); } catch { /* already closed */ }
+    if (this.o.ws.readyState === 0 || this.o.ws.readyState === 1) this.o.ws.close(1000, String(why).slice(0, 120));
+    if (this.o.onClose) this.o.onClose(why);
+  }
+}
+
+module.exports = { PeerSession };

@@ -1,0 +1,81 @@
+'use strict';
+// The WebSocket endpoint (/fdsp) where players set up their DataChannel sessions, attached to
+// the origin's HTTP/1.x listeners. Bounded: at most maxPeers sessions per origin and
+// maxPeersPerClient per client address; a refused upgrade gets an HTTP status, not a hang.
+const { WebSocketServer } = require('ws');
+const { PeerSession } = require('./peer-session');
+const { PriorityMaps } = require('./fdsp-responder');
+
+const PATH = '/fdsp';
+
+/**
+ * @param {object} o
+ * @param {string} o.contentDir
+ * @param {string} [o.bindAddress]   where ICE gathers (the origin's host, when it is one address)
+ * @param {(entry: object) => void} [o.log]
+ * @param {number} [o.maxPeers]      default 32
+ * @param {number} [o.maxPeersPerClient]  default 4
+ * @param {number} [o.idleTimeoutMs] default 60 s
+ */
+function createSignalingServer(o) {
+  const maxPeers = o.maxPeers ?? 32;
+  const maxPerClient = o.maxPeersPerClient ?? 4;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const maps = new PriorityMaps(o.contentDir);
+  const sessions = new Set();
+  const perClient = new Map();
+  let nextId = 1;
+
+  function refuse(socket, status, text) {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  }
+
+  /** For the 'upgrade' event of an http.Server. */
+  function handleUpgrade(req, socket, head) {
+    socket.on('error', () => {});
+    let pathname;
+    try {
+      pathname = new URL(req.url, 'http://origin.invalid').pathname;
+    } catch {
+      return refuse(socket, 400, 'Bad Request');
+    }
+    if (pathname !== PATH) return refuse(socket, 404, 'Not Found');
+    const client = socket.remoteAddress;
+    if (sessions.size >= maxPeers) return refuse(socket, 503, 'Service Unavailable: too many DataChannel sessions');
+    if ((perClient.get(client) || 0) >= maxPerClient) return refuse(socket, 429, 'Too Many Requests: too many DataChannel sessions from this address');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      perClient.set(client, (perClient.get(client) || 0) + 1);
+      const session = new PeerSession({
+        ws,
+        contentDir: o.contentDir,
+        bindAddress: o.bindAddress,
+        id: nextId++,
+        log: o.log,
+        maps,
+        idleTimeoutMs: o.idleTimeoutMs,
+        onClose: () => {
+          sessions.delete(session);
+          const n = (perClient.get(client) || 1) - 1;
+          if (n > 0) perClient.set(client, n);
+          else perClient.delete(client);
+        },
+      });
+      sessions.add(session);
+    });
+    return undefined;
+  }
+
+  return {
+    path: PATH,
+    handleUpgrade,
+    get sessions() {
+      return sessions.size;
+    },
+    close() {
+      for (const s of [...sessions]) s.close('origin closing');
+      wss.close();
+    },
+  };
+}
+
+module.exports = { createSignalingServer, PATH };
