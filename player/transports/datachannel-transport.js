@@ -188,7 +188,8 @@ class DataChannelTransport {
       cleanup();
       accounting.lastByte = accounting.lastByte ?? performance.now();
       Object.assign(accounting, {
-        bytes: r.bytes.length, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
+        // Bytes that arrived (what throughput and overhead are about), not the zero-filled size.
+        bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
         unreliableChunks: r.unreliableChunks, lostChunks: r.lostChunks, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio, stoppedAtDeadline: why === 'deadline',
       });
       const t = this.totals;

@@ -6,6 +6,7 @@
 const COLUMNS = [
   ['id', '', (r) => r.id],
   ['transport', '', (r) => r.transport],
+  ['bp', '', (r) => r.bp ?? null],
   ['abr', '', (r) => r.abr],
   ['network', '', (r) => r.network],
   ['seekSchedule', '', (r) => r.seekSchedule],
@@ -29,6 +30,10 @@ const COLUMNS = [
   ['mediaThroughput', 'bit/s', (r) => r.metrics && r.metrics.mediaThroughput],
   ['linkUtilization', '', (r) => r.metrics && r.metrics.linkUtilization],
   ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
+  // DataChannel (FDSP): media packets lost / all media packets, as the player counted them.
+  ['mediaPlr', '', (r) => r.summary && r.summary.transport && r.summary.transport.plr !== undefined ? r.summary.transport.plr : null],
+  ['lateChunks', '', (r) => r.summary && r.summary.transport ? r.summary.transport.lateChunks ?? null : null],
+  ['reliableShare', '', (r) => r.summary && r.summary.transport ? r.summary.transport.reliableShare ?? null : null],
   ['lateTimers', '', (r) => r.metrics && r.metrics.lateTimers],
   ['originRequests', '', (r) => r.origin && r.origin.requests],
   ['originConnections', '', (r) => r.origin && r.origin.connections],

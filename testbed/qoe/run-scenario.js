@@ -192,7 +192,8 @@ async function runScenario(o) {
       ctx.logFile = rd.logFile(p.id);
       ctx.playerConfig = {
         content: scenario.content,
-        transport: p.transport,
+        transport: p.transportName,
+        ...(p.bp !== null ? { bp: p.bp } : {}),
         abr: p.abr.name,
         abrParams: p.abr.params,
         seeks: p.seeks,
@@ -204,6 +205,8 @@ async function runScenario(o) {
         id: p.id,
         scenario: scenario.name,
         transport: p.transport,
+        transportName: p.transportName,
+        bp: p.bp,
         abr: p.abr.label,
         abrName: p.abr.name,
         abrParams: p.abr.params,

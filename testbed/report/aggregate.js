@@ -15,6 +15,8 @@ const METRICS = [
   { key: 'averagePlaybackBitrate', label: 'Average playback bitrate', unit: 'kbit/s', scale: 1e-3, digits: 0 },
   { key: 'switchCount', label: 'Bitrate switches', unit: '', scale: 1, digits: 1 },
   { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3 },
+  { key: 'mediaPlr', label: 'Media packet loss ratio (DataChannel FDSP, lost / all media packets)', unit: '%', scale: 100, digits: 3 },
+  { key: 'reliableShare', label: 'Share of bytes sent reliably (DataChannel FDSP)', unit: '%', scale: 100, digits: 1 },
   { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1 },
   { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2 },
   { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },

@@ -12,7 +12,7 @@ const { csvCell } = require('../qoe/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 
 // Bars for these; the rest are tables only.
-const BAR_METRICS = ['startupDelaySeconds', 'rebufferRate', 'meanSeekWaitSeconds', 'averagePlaybackBitrate', 'packetLossRatio', 'linkUtilization', 'overhead'];
+const BAR_METRICS = ['startupDelaySeconds', 'rebufferRate', 'meanSeekWaitSeconds', 'averagePlaybackBitrate', 'packetLossRatio', 'mediaPlr', 'linkUtilization', 'overhead'];
 const DEFAULT_PLOTS = 12;
 
 /** The playbacks to plot over time: the ones asked for, else the first ok one of each group. */

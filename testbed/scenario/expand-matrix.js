@@ -21,6 +21,11 @@ function viewedSeconds(durationSeconds, seeks) {
 // Page load, startup and the browser's start and stop, per playback, on top of viewing.
 const OVERHEAD_SECONDS = 10;
 
+/** A transport as the matrix lists it: {name, label, bp?} (plain names are their own label). */
+function transportEntry(t) {
+  return typeof t === 'string' ? { name: t, label: t } : t;
+}
+
 function playbackId(parts) {
   return parts.filter((p) => p !== null).join('.');
 }
@@ -36,15 +41,18 @@ function expandMatrix(scenario) {
         for (const seekName of seekNames) {
           for (const abr of scenario.abrs) {
             if (abr.networks && !abr.networks.includes(network)) continue;
-            for (const transport of scenario.transports) {
+            for (const entry of scenario.transports) {
+              const t = transportEntry(entry);
               const seeks = scenario.seekSchedules[seekName];
               const viewed = viewedSeconds(scenario.durationSeconds, seeks);
               out.push({
-                id: playbackId([transport, abr.label, network,
+                id: playbackId([t.label, abr.label, network,
                   seekNames.length > 1 || seekName !== 'none' ? seekName : null,
                   switchNames.length > 1 || switchName !== 'none' ? switchName : null,
                   `r${repetition}`]),
-                transport,
+                transport: t.label,
+                transportName: t.name,
+                bp: t.bp ?? null,
                 abr,
                 network,
                 profile: mergeProfile(scenario.profiles[network], abr.link),
@@ -66,4 +74,4 @@ function expandMatrix(scenario) {
   return out;
 }
 
-module.exports = { expandMatrix, viewedSeconds, OVERHEAD_SECONDS };
+module.exports = { expandMatrix, viewedSeconds, transportEntry, OVERHEAD_SECONDS };

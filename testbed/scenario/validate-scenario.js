@@ -12,7 +12,8 @@
 //   timeoutSeconds           per playback (default: 3 x the expected viewing time + 120 s)
 //   congestionControl        TCP congestion control in the origin's namespace (default cubic)
 //   keepBitrateOnSeek        hold the pre-seek bitrate after a seek (paper 002 Table 3)
-//   transports               [http11, http10, h2]
+//   transports               [http11, http10, h2, {name: datachannel, label: fdsp-bp50, bp: 50}]
+//                            (plain names stay strings in the normal form; entries are objects)
 //   abrs                     [bba2, {name: fixed, label: q700, params: {...}, link: {...}, networks: [...]}]
 //                            link: profile settings this entry overrides (paper 003: rate = bitrate)
 //                            networks: the only networks this entry is crossed with (paper 000
@@ -26,7 +27,7 @@
 const { validateProfile } = require('./network-profile');
 const { ALGORITHMS } = require('../../player/abr');
 
-const TRANSPORTS = ['http11', 'http10', 'h2'];
+const TRANSPORTS = ['http11', 'http10', 'h2', 'datachannel'];
 const ABRS = ['dashjs', 'basic', 'sara', 'bba2', 'fixed'];
 const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
 const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
@@ -181,7 +182,23 @@ function validateScenario(raw, ctx) {
     return v;
   };
   const transports = list('transports');
-  transports.forEach((t, i) => { if (!TRANSPORTS.includes(t)) problems.push(`transports[${i}] ${show(t)} is not a transport (${TRANSPORTS.join(', ')})`); });
+  transports.forEach((t, i) => {
+    if (typeof t === 'string') {
+      if (!TRANSPORTS.includes(t)) problems.push(`transports[${i}] ${show(t)} is not a transport (${TRANSPORTS.join(', ')})`);
+      return;
+    }
+    if (!isObject(t)) return problems.push(`transports[${i}] must be a transport name or {name, label, bp}, got ${show(t)}`);
+    for (const k of Object.keys(t)) if (!['name', 'label', 'bp'].includes(k)) problems.push(`transports[${i}]: unknown key "${k}" (name, label, bp)`);
+    if (!TRANSPORTS.includes(t.name)) problems.push(`transports[${i}].name ${show(t.name)} is not a transport (${TRANSPORTS.join(', ')})`);
+    if (t.label !== undefined && (typeof t.label !== 'string' || !NAME_RE.test(t.label))) problems.push(`transports[${i}].label ${show(t.label)} must be letters, digits, "-", "_" or "."`);
+    if (t.bp !== undefined) {
+      if (t.name !== 'datachannel') problems.push(`transports[${i}].bp: only the datachannel transport has a BP`);
+      else if (!(typeof t.bp === 'number' && t.bp >= 0 && t.bp <= 100)) problems.push(`transports[${i}].bp must be 0-100, got ${show(t.bp)}`);
+    }
+    return undefined;
+  });
+  const transportLabels = transports.map((t) => (typeof t === 'string' ? t : t && (t.label ?? (t.bp !== undefined ? `${t.name}-bp${t.bp}` : t.name))));
+  transportLabels.forEach((l, i) => { if (transportLabels.indexOf(l) !== i) problems.push(`transports: label "${l}" is used twice (give each entry its own label)`); });
   const abrs = list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
   const labels = abrs.map((a) => a.label);
   labels.forEach((l, i) => { if (labels.indexOf(l) !== i) problems.push(`abrs: label "${l}" is used twice (give each entry its own label)`); });
@@ -214,7 +231,7 @@ function validateScenario(raw, ctx) {
     timeoutSeconds: raw.timeoutSeconds ?? null,
     congestionControl,
     keepBitrateOnSeek: raw.keepBitrateOnSeek === true,
-    transports,
+    transports: transports.map((t, i) => (typeof t === 'string' ? t : { name: t.name, label: transportLabels[i], ...(t.bp !== undefined ? { bp: t.bp } : {}) })),
     abrs,
     profiles,
     networks,

@@ -1,0 +1,117 @@
+'use strict';
+// The origin's DataChannel (FDSP) side with a real libdatachannel client on loopback: the
+// split by BP as the HEAD announces it, byte-exact reassembly, errors as ERROR frames, hostile
+// signaling and frames answered without taking the origin down, session limits.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const WebSocket = require('ws');
+const { startOrigin } = require('../../origin/start-origin');
+const { ensureContent } = require('../../origin/content/ensure-content');
+const { connectFdsp } = require('../../testbed/datachannel/node-fdsp-client');
+const { splitSegment } = require('../../shared/fdsp/split-segment');
+
+const CONTENT = path.join(__dirname, '..', '..', 'content');
+let origin;
+let dataDir;
+const logged = [];
+
+beforeAll(async () => {
+  await ensureContent({ preset: 'sample', contentDir: CONTENT });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-'));
+  origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT, dataDir, log: (e) => logged.push(e) });
+}, 300000);
+afterAll(async () => {
+  if (origin) await origin.close();
+  // libdatachannel's threads would keep the test process alive.
+  require('node-datachannel').cleanup();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('a segment arrives byte-exact at BP 0, 50 and 100, split as the priority map says', async () => {
+  expect(origin.urls.fdsp).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/fdsp$/);
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  try {
+    const file = fs.readFileSync(path.join(CONTENT, 'sample', 'chunk-3-00004.m4s'));
+    const map = JSON.parse(fs.readFileSync(path.join(CONTENT, 'sample', 'priority-3.json'), 'utf8')).segments.find((s) => s.url === 'chunk-3-00004.m4s');
+    for (const bp of [0, 50, 100]) {
+      const r = await c.fetch('/content/sample/chunk-3-00004.m4s', { bp, graceMs: 1000 });
+      const split = splitSegment(map.priority, bp);
+      expect(r.head).toMatchObject({ status: 200, totalBytes: file.length, reliableBytes: split.reliableBytes, unreliableBytes: split.unreliableBytes });
+      expect(r.end.unreliableSent).toBe(r.head.unreliableChunks);
+      expect(r.lostChunks).toBe(0);
+      expect(Buffer.from(r.bytes).equals(file)).toBe(true);
+    }
+    // An MPD has no priority map: all reliable.
+    const mpd = await c.fetch('/content/sample/manifest.mpd');
+    expect(mpd.head.unreliableBytes).toBe(0);
+    expect(Buffer.from(mpd.bytes).equals(fs.readFileSync(path.join(CONTENT, 'sample', 'manifest.mpd')))).toBe(true);
+    // A range is honoured (and sent reliably).
+    const part = await c.fetch('/content/sample/chunk-3-00004.m4s', { range: [100, 1099] });
+    expect(Buffer.from(part.bytes).equals(file.subarray(100, 1100))).toBe(true);
+  } finally {
+    c.close();
+  }
+  const entries = logged.filter((e) => e.protocol === 'datachannel' && e.path.endsWith('chunk-3-00004.m4s'));
+  expect(entries.map((e) => e.bp)).toEqual([0, 50, 100, 100]);
+}, 60000);
+
+test('bad requests get ERROR frames; garbage frames too; the session and the origin live on', async () => {
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  try {
+    await expect(c.fetch('/content/sample/nope.m4s')).rejects.toMatchObject({ status: 404 });
+    // Dot segments: normalised out of /content/ by the URL parser (404), or, encoded with the
+    // slash, refused by the origin's path check (400). Never a file outside the content root.
+    await expect(c.fetch('/content/%2e%2e/%2e%2e/etc/passwd')).rejects.toMatchObject({ status: 404 });
+    await expect(c.fetch('/content/sample/%2e%2e%2f%2e%2e%2fetc/passwd')).rejects.toMatchObject({ status: 400 });
+    await expect(c.fetch('/player/index.html')).rejects.toMatchObject({ status: 404 });
+    await expect(c.fetch('/content/sample/manifest.mpd', { range: [10000000, 10000010] })).rejects.toMatchObject({ status: 416 });
+    for (const bytes of [new Uint8Array([1, 2, 3]), new Uint8Array(20).fill(0xfd), new TextEncoder().encode('GET / HTTP/1.1')]) c.sendRaw(bytes);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.errorsWithoutRequest.length).toBe(3);
+    expect(c.errorsWithoutRequest[0]).toMatchObject({ status: 400 });
+    // Still serving.
+    const ok = await c.fetch('/content/sample/manifest.mpd');
+    expect(ok.head.status).toBe(200);
+  } finally {
+    c.close();
+  }
+}, 60000);
+
+test('hostile signaling is refused with a reason and the socket closed; limits hold', async () => {
+  const talk = (messages) => new Promise((resolve) => {
+    const ws = new WebSocket(origin.urls.fdsp);
+    const got = [];
+    ws.on('open', () => { for (const m of messages) ws.send(m); });
+    ws.on('message', (d) => got.push(JSON.parse(String(d))));
+    ws.on('close', (code) => resolve({ got, code }));
+    ws.on('error', () => {});
+  });
+  const notJson = await talk(['{oops']);
+  expect(notJson.got[0]).toMatchObject({ type: 'error' });
+  const badType = await talk([JSON.stringify({ type: 'hello' })]);
+  expect(badType.got[0].message).toMatch(/unknown signaling message type "hello"/);
+  const early = await talk([JSON.stringify({ type: 'candidate', candidate: 'x', mid: '0' })]);
+  expect(early.got[0].message).toMatch(/candidate before offer/);
+  const badSdp = await talk([JSON.stringify({ type: 'offer', sdp: 'not sdp' })]);
+  expect(badSdp.got[0]).toMatchObject({ type: 'error' });
+  // Other paths are not WebSocket endpoints.
+  const other = await new Promise((resolve) => {
+    const ws = new WebSocket(origin.urls.fdsp.replace('/fdsp', '/elsewhere'));
+    ws.on('unexpected-response', (req, res) => resolve(res.statusCode));
+    ws.on('error', () => {});
+  });
+  expect(other).toBe(404);
+  // At most 4 sessions per client address.
+  const sockets = await Promise.all(Array.from({ length: 5 }, () => new Promise((resolve) => {
+    const ws = new WebSocket(origin.urls.fdsp);
+    ws.on('open', () => resolve({ ws, status: 101 }));
+    ws.on('unexpected-response', (req, res) => resolve({ ws, status: res.statusCode }));
+    ws.on('error', () => {});
+  })));
+  expect(sockets.map((s) => s.status).sort()).toEqual([101, 101, 101, 101, 429]);
+  for (const s of sockets) s.ws.terminate();
+  // The origin still answers HTTP.
+  const res = await fetch(`${origin.urls.http11}/healthz`);
+  expect(res.status).toBe(200);
+}, 60000);
