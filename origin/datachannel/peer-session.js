@@ -49,7 +49,12 @@ class PeerSession {
     this.pc = new nodeDataChannel.PeerConnection(`lab-peer-${o.id}`, { iceServers: [], ...(o.bindAddress ? { bindAddress: o.bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
     this.reliable = this.pc.createDataChannel('fdsp-reliable', { negotiated: true, id: 0 });
     this.unreliable = this.pc.createDataChannel('fdsp-unreliable', { negotiated: true, id: 1, unordered: true, maxRetransmits: 0 });
-    this.pumps = { reliable: new ChannelPump(pumpable(this.reliable)), unreliable: new ChannelPump(pumpable(this.unreliable)) };
+    // The unreliable pump keeps less in the channel's buffer: what waits there cannot be
+    // retransmitted if SCTP has to abandon it, and it delays END behind it.
+    this.pumps = {
+      reliable: new ChannelPump(pumpable(this.reliable)),
+      unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024 }),
+    };
     this.responder = new FdspResponder({ contentDir: o.contentDir, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
 
     this.pc.onLocalDescription((sdp, type) => this.signal({ type: type.toLowerCase(), sdp }));

@@ -14,9 +14,12 @@ const { SegmentAssembler } = require('../../shared/fdsp/segment-assembler');
 
 // END leaves the origin when its last unreliable chunk was handed to the channel, but that
 // chunk may still wait in SCTP's send buffer, so END often arrives first. After END the
-// response is done when no chunk of it has arrived for this long: while chunks keep coming,
-// they are not lost yet.
+// response is done when no chunk of it has arrived for a while: while chunks keep coming they
+// are not lost yet. "A while" is twice the longest gap between this response's chunks so far
+// (SCTP sends in bursts, one per round trip on a long link), at least GRACE_AFTER_END_MS and
+// at most MAX_GRACE_MS; the playout deadline cuts it short.
 const GRACE_AFTER_END_MS = 60;
+const MAX_GRACE_MS = 1500;
 // Room kept between "stop waiting" and the moment the segment is needed.
 const DEADLINE_MARGIN_MS = 250;
 const CONNECT_TIMEOUT_MS = 15000;
@@ -172,6 +175,8 @@ class DataChannelTransport {
     let graceTimer = null;
     let deadlineTimer = null;
     let deadlinePassed = false;
+    let lastArrival = null;
+    let maxGap = 0;
     let lastProgress = 0;
     const url = new URL(request.url, location.href);
     const range = request.range ? [request.range.start, request.range.end ?? 0xffffffff] : null;
@@ -224,14 +229,19 @@ class DataChannelTransport {
       if (deadlinePassed) return finish('deadline');
       if (ended) {
         clearTimeout(graceTimer);
-        graceTimer = setTimeout(() => finish('end'), GRACE_AFTER_END_MS);
+        graceTimer = setTimeout(() => finish('end'), Math.min(MAX_GRACE_MS, Math.max(GRACE_AFTER_END_MS, 2 * maxGap)));
       }
       return undefined;
     };
     const pending = {
       fail,
       onFrame: (f, channel) => {
-        if (accounting.firstByte === null) accounting.firstByte = performance.now();
+        const now = performance.now();
+        if (accounting.firstByte === null) accounting.firstByte = now;
+        if (f.type === 'DATA') {
+          if (lastArrival !== null) maxGap = Math.max(maxGap, now - lastArrival);
+          lastArrival = now;
+        }
         if (f.type === 'HEAD') {
           try {
             assembler = new SegmentAssembler(f.payload);
