@@ -54,7 +54,7 @@ function renderSummary(q) {
   const t = s.transport;
   if (t && t.plr !== undefined) {
     rows.push(
-      ['FDSP: BP now', `${t.bp} %`],
+      ['FDSP: BP now', `${t.bp} %${t.autoBp ? ` (dynamic, ${t.autoBp.minBp}-${t.autoBp.maxBp})` : ''}`],
       ['FDSP: PLR (lost / all packets)', `${(100 * t.plr).toFixed(2)} % (${t.lostChunks} / ${t.packets})`],
       ['FDSP: unreliable chunks lost', `${(100 * t.unreliableLossRatio).toFixed(2)} % (${t.lostChunks} / ${t.unreliableChunks})`],
       ['FDSP: late chunks / deadline stops', `${t.lateChunks} / ${t.deadlineStops}`],
@@ -106,18 +106,29 @@ async function main() {
   $('seeks').value = formatSeekSchedule(config.seeks);
   $('stop').value = config.stopAt || '';
   $('keep').checked = config.keepBitrateOnSeek;
-  $('bp').value = String(config.bp ?? 100);
+  const autoBp = typeof config.bp === 'string';
+  $('bp-auto').checked = autoBp;
+  $('bp').value = String(autoBp ? 50 : config.bp ?? 100);
   const showBp = () => {
     $('bp-label').hidden = $('transport').value !== 'datachannel';
     $('bp-value').textContent = `${$('bp').value} %`;
   };
   showBp();
   $('transport').addEventListener('change', showBp);
-  // BP changes live: the next segment requested uses it (no restart needed).
+  // BP changes live: the next segment requested uses it (no restart needed). Moving the
+  // slider takes over from dynamic BP.
   $('bp').addEventListener('input', () => {
     showBp();
     const run = window.lab.run;
-    if (run && run.transport && run.transport.setBp) run.transport.setBp(Number($('bp').value));
+    if (run && run.transport && run.transport.setBp) {
+      $('bp-auto').checked = false;
+      run.transport.setAutoBp(null);
+      run.transport.setBp(Number($('bp').value));
+    }
+  });
+  $('bp-auto').addEventListener('change', () => {
+    const run = window.lab.run;
+    if (run && run.transport && run.transport.setAutoBp) run.transport.setAutoBp($('bp-auto').checked ? { minBp: 0, maxBp: 100 } : null);
   });
   $('abr').addEventListener('change', () => {
     $('params').value = JSON.stringify(defaultsFor($('abr').value));
@@ -137,7 +148,7 @@ async function main() {
         seeks: parseSeekSchedule($('seeks').value),
         stopAt: $('stop').value ? Number($('stop').value) : undefined,
         keepBitrateOnSeek: $('keep').checked,
-        bp: $('transport').value === 'datachannel' ? Number($('bp').value) : undefined,
+        bp: $('transport').value !== 'datachannel' ? undefined : $('bp-auto').checked ? 'auto' : Number($('bp').value),
         abrParams,
         autostart: true,
       };

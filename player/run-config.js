@@ -3,6 +3,8 @@
 // named by a URL that reproduces it: ?content=sample&transport=h2&abr=bba2&seeks=40:100,150:200
 // &stop=120&keep=1&params={"bufferSizeSeconds":20}&autostart=1 (&hold=1: wait for window.lab.go())
 
+const { parseAutoBp } = require('./transports/bp-controller');
+
 const DEFAULTS = { content: 'sample', transport: 'http11', abr: 'dashjs', autostart: false };
 
 /** "40:100, 150:200" -> [{at: 40, to: 100}, {at: 150, to: 200}] */
@@ -31,8 +33,16 @@ function parseRunConfig(search) {
   }
   config.keepBitrateOnSeek = p.get('keep') === '1' || p.get('keep') === 'true';
   if (p.get('bp') !== null && p.get('bp') !== '') {
-    config.bp = Number(p.get('bp'));
-    if (!(config.bp >= 0 && config.bp <= 100)) throw new Error(`bp (Bitstream Prioritization) must be 0-100, got "${p.get('bp')}"`);
+    const text = p.get('bp');
+    // "auto" or "auto:25-75": dynamic BP (player/transports/bp-controller.js)
+    let auto = null;
+    try {
+      auto = parseAutoBp(text);
+    } catch (err) {
+      throw new Error(`bp: ${err.message}`);
+    }
+    config.bp = auto ? text : Number(text);
+    if (!auto && !(config.bp >= 0 && config.bp <= 100)) throw new Error(`bp (Bitstream Prioritization) must be 0-100, "auto" or "auto:MIN-MAX", got "${text}"`);
   }
   config.autostart = p.get('autostart') === '1' || p.get('autostart') === 'true';
   // hold: load everything, then wait for window.lab.go() (the QoE runner snapshots the link's

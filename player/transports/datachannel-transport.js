@@ -11,6 +11,7 @@
 // Same interface as the HTTP transports (transport.js); plus setBp(n) (live BP) and stats().
 const frames = require('../../shared/fdsp/frames');
 const { SegmentAssembler } = require('../../shared/fdsp/segment-assembler');
+const { nextBp, parseAutoBp } = require('./bp-controller');
 
 // END leaves the origin when its last unreliable chunk was handed to the channel, but that
 // chunk may still wait in SCTP's send buffer, so END often arrives first. After END the
@@ -28,7 +29,8 @@ class DataChannelTransport {
   /**
    * @param {object} o
    * @param {string} o.signalingUrl      ws://host:port/fdsp (GET /api/info urls.fdsp)
-   * @param {number} [o.bp]              Bitstream Prioritization, 0-100 (default 100)
+   * @param {number|string} [o.bp]       Bitstream Prioritization, 0-100 (default 100), or
+   *                                      "auto" / "auto:MIN-MAX" for dynamic BP (bp-controller.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
    */
   constructor(o) {
@@ -36,7 +38,11 @@ class DataChannelTransport {
     this.label = 'DataChannel (FDSP)';
     this.signalingUrl = o.signalingUrl;
     this.bufferLevel = o.bufferLevel || (() => 0);
-    this.setBp(o.bp ?? 100);
+    this.bpHistory = [];
+    const auto = typeof o.bp === 'string' ? parseAutoBp(o.bp) : null;
+    if (typeof o.bp === 'string' && !auto) throw new RangeError(`BP must be 0-100, "auto" or "auto:MIN-MAX", got "${o.bp}"`);
+    this.autoBp = auto;
+    this.setBp(auto ? Math.round((auto.minBp + auto.maxBp) / 2) : (o.bp ?? 100));
     this.connecting = null;
     this.pending = new Map();
     this.finished = new Map(); // requestId -> accounting of a finished response (late chunks)
@@ -51,6 +57,13 @@ class DataChannelTransport {
     const n = Number(bp);
     if (!(n >= 0 && n <= 100)) throw new RangeError(`BP must be 0-100, got ${bp}`);
     this.bp = n;
+    this.bpHistory.push([Math.round(performance.now()), n]);
+    if (this.bpHistory.length > 1000) this.bpHistory.shift();
+  }
+
+  /** Dynamic BP on (within [minBp, maxBp]) or off (the BP stays where it is). */
+  setAutoBp(range) {
+    this.autoBp = range ? { minBp: range.minBp ?? 0, maxBp: range.maxBp ?? 100 } : null;
   }
 
   stats() {
@@ -58,7 +71,7 @@ class DataChannelTransport {
     const total = t.reliableBytes + t.unreliableBytes;
     // PLR over all packets (paper 000); the unreliable channel's own loss beside it.
     return {
-      ...t, bp: this.bp, plr: t.packets ? t.lostChunks / t.packets : 0,
+      ...t, bp: this.bp, autoBp: this.autoBp, bpHistory: this.bpHistory.slice(), plr: t.packets ? t.lostChunks / t.packets : 0,
       unreliableLossRatio: t.unreliableChunks ? t.lostChunks / t.unreliableChunks : 0, reliableShare: total ? t.reliableBytes / total : null,
     };
   }
@@ -177,6 +190,8 @@ class DataChannelTransport {
     let deadlinePassed = false;
     let lastArrival = null;
     let maxGap = 0;
+    let reliableDoneAt = null;
+    const deadlineAt = deadlineMs === null ? null : accounting.requestStart + deadlineMs;
     let lastProgress = 0;
     const url = new URL(request.url, location.href);
     const range = request.range ? [request.range.start, request.range.end ?? 0xffffffff] : null;
@@ -190,6 +205,7 @@ class DataChannelTransport {
     const finish = (why) => {
       if (done || !assembler || !assembler.reliableComplete) return;
       const r = assembler.finish();
+      const head = assembler.head;
       cleanup();
       accounting.lastByte = accounting.lastByte ?? performance.now();
       Object.assign(accounting, {
@@ -209,9 +225,16 @@ class DataChannelTransport {
         t.deadlineStops += 1;
         if (this.session) this.session.reliable.send(frames.encodeCancel(requestId));
       }
+      // Dynamic BP learns from media segments (the ones with an unreliable part).
+      if (this.autoBp && r.unreliableChunks + r.bytesPerChannel.reliable > 0 && head.unreliableBytes > 0) {
+        const reliableLate = deadlineAt !== null && reliableDoneAt !== null && reliableDoneAt > deadlineAt;
+        const next = nextBp(this.bp, { plr: r.plr, reliableLate }, this.autoBp);
+        accounting.bpNext = next.bp;
+        accounting.bpReason = next.reason;
+        if (next.bp !== this.bp) this.setBp(next.bp);
+      }
       this.finished.set(requestId, accounting);
       if (this.finished.size > 64) this.finished.delete(this.finished.keys().next().value);
-      const head = assembler.head;
       const status = head.status;
       onComplete({
         url: request.url, status, statusText: 'OK', headers: { 'content-type': head.contentType || '' },
@@ -225,6 +248,7 @@ class DataChannelTransport {
     };
     const check = () => {
       if (done || !assembler || !assembler.reliableComplete) return;
+      if (reliableDoneAt === null) reliableDoneAt = performance.now();
       if (assembler.unreliableComplete) return finish('complete');
       if (deadlinePassed) return finish('deadline');
       if (ended) {

@@ -24,4 +24,6 @@ test('defaults and clear errors for bad parameters', () => {
   expect(() => parseRunConfig('?params=[1]')).toThrow(/JSON object/);
   expect(() => parseRunConfig('?seeks=soon')).toThrow(/AT:TO/);
   expect(() => parseRunConfig('?bp=120')).toThrow(/bp \(Bitstream Prioritization\) must be 0-100/);
+  expect(parseRunConfig('?bp=auto:25-75').bp).toBe('auto:25-75');
+  expect(() => parseRunConfig('?bp=auto:9-3')).toThrow(/bp: a BP range/);
 });

@@ -82,6 +82,17 @@ describe('validation', () => {
     expect(problems).toMatch(/give rateMbps or rate, not both/);
   });
 
+  test('transport entries: the DataChannel with a fixed or dynamic BP, labels unique', () => {
+    const s = validateScenario({ ...base(), transports: ['http11', { name: 'datachannel', bp: 25 }, { name: 'datachannel', bp: 'auto:25-75' }, { name: 'datachannel', label: 'dc', bp: 'auto' }] }, ctx);
+    expect(s.transports).toEqual(['http11', { name: 'datachannel', label: 'datachannel-bp25', bp: 25 }, { name: 'datachannel', label: 'datachannel-bpauto-25-75', bp: 'auto:25-75' }, { name: 'datachannel', label: 'dc', bp: 'auto' }]);
+    expect(expandMatrix(s).map((p) => [p.id, p.transportName, p.bp])[1]).toEqual(['datachannel-bp25.bba2.lan.r1', 'datachannel', 25]);
+    const text = problemsOf({ ...base(), transports: [{ name: 'h2', bp: 5 }, { name: 'datachannel', bp: 'auto:80-20' }, { name: 'datachannel', bp: 101 }, { name: 'datachannel', bp: 5 }, { name: 'datachannel', bp: 5 }] }).join('\n');
+    expect(text).toMatch(/transports\[0\]\.bp: only the datachannel transport has a BP/);
+    expect(text).toMatch(/transports\[1\]\.bp: a BP range must be within 0-100 with min <= max/);
+    expect(text).toMatch(/transports\[2\]\.bp must be 0-100/);
+    expect(text).toMatch(/label "datachannel-bp5" is used twice/);
+  });
+
   test('YAML and JSON parse errors name the file', () => {
     expect(() => parseScenarioText('content: [sample', 'x.yaml')).toThrow(/x\.yaml: 1 problem[\s\S]*not valid YAML/);
     expect(() => parseScenarioText('{"content":', 'x.json')).toThrow(/not valid JSON/);

@@ -26,6 +26,7 @@
 // The matrix is transports x abrs x networks x seekSchedules x switchSchedules x repetitions.
 const { validateProfile } = require('./network-profile');
 const { ALGORITHMS } = require('../../player/abr');
+const { parseAutoBp } = require('../../player/transports/bp-controller');
 
 const TRANSPORTS = ['http11', 'http10', 'h2', 'datachannel'];
 const ABRS = ['dashjs', 'basic', 'sara', 'bba2', 'fixed'];
@@ -193,11 +194,17 @@ function validateScenario(raw, ctx) {
     if (t.label !== undefined && (typeof t.label !== 'string' || !NAME_RE.test(t.label))) problems.push(`transports[${i}].label ${show(t.label)} must be letters, digits, "-", "_" or "."`);
     if (t.bp !== undefined) {
       if (t.name !== 'datachannel') problems.push(`transports[${i}].bp: only the datachannel transport has a BP`);
-      else if (!(typeof t.bp === 'number' && t.bp >= 0 && t.bp <= 100)) problems.push(`transports[${i}].bp must be 0-100, got ${show(t.bp)}`);
+      else if (typeof t.bp === 'string') {
+        try {
+          if (!parseAutoBp(t.bp)) problems.push(`transports[${i}].bp must be 0-100, "auto" or "auto:MIN-MAX", got ${show(t.bp)}`);
+        } catch (err) {
+          problems.push(`transports[${i}].bp: ${err.message}`);
+        }
+      } else if (!(typeof t.bp === 'number' && t.bp >= 0 && t.bp <= 100)) problems.push(`transports[${i}].bp must be 0-100, "auto" or "auto:MIN-MAX", got ${show(t.bp)}`);
     }
     return undefined;
   });
-  const transportLabels = transports.map((t) => (typeof t === 'string' ? t : t && (t.label ?? (t.bp !== undefined ? `${t.name}-bp${t.bp}` : t.name))));
+  const transportLabels = transports.map((t) => (typeof t === 'string' ? t : t && (t.label ?? (t.bp !== undefined ? `${t.name}-bp${String(t.bp).replace(/[^A-Za-z0-9.-]/g, '-')}` : t.name))));
   transportLabels.forEach((l, i) => { if (transportLabels.indexOf(l) !== i) problems.push(`transports: label "${l}" is used twice (give each entry its own label)`); });
   const abrs = list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
   const labels = abrs.map((a) => a.label);
