@@ -168,3 +168,22 @@ test('every shipped scenario loads and validates', () => {
   }
   expect(() => loadScenario('scenarios/does-not-exist')).toThrow(/no scenario file "scenarios\/does-not-exist"[\s\S]*shipped scenarios: .*scenarios\/smoke/);
 });
+
+test('a run directory resumes across a changed time limit, not across a changed experiment', () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const { openRunDirectory } = require('../../testbed/qoe/run-directory');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rundir-'));
+  try {
+    const s = validateScenario(base(), ctx);
+    openRunDirectory(dir, s);
+    openRunDirectory(dir, { ...s, timeoutSeconds: 900, description: 'longer' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8')).timeoutSeconds).toBe(900);
+    expect(() => openRunDirectory(dir, { ...s, repetitions: 5 })).toThrow(/different scenario[\s\S]*repetitions changed/);
+    fs.writeFileSync(path.join(dir, 'playbacks', 'x.json'), '{broken');
+    expect(openRunDirectory(dir, s).read()).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'playbacks', 'x.json.corrupt'))).toBe(true);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -18,15 +18,26 @@ function writeAtomic(file, text) {
   fs.renameSync(tmp, file);
 }
 
+// What may change between the sessions of one run: they do not change what is measured.
+const RESUMABLE_CHANGES = ['timeoutSeconds', 'description'];
+
+function experimentOf(scenario) {
+  const copy = { ...scenario };
+  for (const k of RESUMABLE_CHANGES) delete copy[k];
+  return JSON.stringify(copy);
+}
+
 /** Creates a run directory or reopens one made from the same scenario. */
 function openRunDirectory(dir, scenario) {
   const scenarioFile = path.join(dir, 'scenario.json');
   const text = `${JSON.stringify(scenario, null, 2)}\n`;
   if (fs.existsSync(scenarioFile)) {
-    const before = fs.readFileSync(scenarioFile, 'utf8');
-    if (before !== text) {
-      throw new Error(`${dir} holds a run of a different scenario (or of an edited version of this one); give a new --out directory, or delete ${dir} to start over`);
+    const before = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
+    if (experimentOf(before) !== experimentOf(scenario)) {
+      const changed = Object.keys({ ...before, ...scenario }).filter((k) => !RESUMABLE_CHANGES.includes(k) && JSON.stringify(before[k]) !== JSON.stringify(scenario[k]));
+      throw new Error(`${dir} holds a run of a different scenario (or of an edited version of this one: ${changed.join(', ')} changed); give a new --out directory, or delete ${dir} to start over (only ${RESUMABLE_CHANGES.join(' and ')} may change on resume)`);
     }
+    if (JSON.stringify(before) !== JSON.stringify(scenario)) writeAtomic(scenarioFile, text);
   } else if (fs.existsSync(dir) && fs.readdirSync(dir).length) {
     throw new Error(`${dir} exists and is not a run directory (no scenario.json); give an empty or new --out directory`);
   }
