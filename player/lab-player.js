@@ -68,7 +68,10 @@ async function startPlayback(o) {
     false,
   );
 
-  const settings = { streaming: { buffer: {}, abr: {} }, debug: { logLevel: o.dashjs.Debug.LOG_LEVEL_WARNING } };
+  // No request timeout: dash.js aborts a segment download after 20 s by default and asks again,
+  // so on a slow link a 10 s segment (paper 000's) is fetched over and over and never arrives.
+  // The papers' players waited; a lab measuring what a link delivers must too.
+  const settings = { streaming: { buffer: {}, abr: {}, fragmentRequestTimeout: 0 }, debug: { logLevel: o.dashjs.Debug.LOG_LEVEL_WARNING } };
   if (algorithm) {
     Object.assign(settings.streaming.abr, builtInRulesOff().streaming.abr);
     // dash.js stops requesting at its own buffer target (12-30 s by default), which is below

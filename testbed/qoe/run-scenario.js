@@ -190,6 +190,8 @@ async function runScenario(o) {
       const label = `[${i + 1}/${todo.length}] ${p.id}`;
       bar.update(doneSeconds / totalSeconds, label);
       ctx.logFile = rd.logFile(p.id);
+      // A playback run again (failed before) starts a fresh log: the origin appends.
+      fs.rmSync(ctx.logFile, { force: true });
       ctx.playerConfig = {
         content: scenario.content,
         transport: p.transportName,
