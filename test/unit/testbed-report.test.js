@@ -152,3 +152,11 @@ describe('tables and charts as text', () => {
     expect(bars).toContain('no data');
   });
 });
+
+test('the progress line of a playback warns when the emulator fell behind', () => {
+  const { describeOutcome } = require('../../testbed/qoe/run-scenario');
+  const ok = { status: 'ok', summary: { startupDelaySeconds: 1.234, rebufferRate: 0.05, rebufferInstances: 2, averagePlaybackBitrate: 2.5e6, meanSeekWaitSeconds: null }, metrics: { linkUtilization: 0.8 } };
+  expect(describeOutcome(ok)).toBe('startup 1.23 s, rebuffer 5.0 % (2x), 2.50 Mbit/s, link use 80 %');
+  expect(describeOutcome({ ...ok, counters: { lateTimers: { count: 3, maxMs: 12.5 } } })).toMatch(/WARNING: emulator timers late 3x \(max 12\.5 ms\)/);
+  expect(describeOutcome({ status: 'failed', error: 'boom' })).toBe('FAILED: boom');
+});

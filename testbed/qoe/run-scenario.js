@@ -50,6 +50,9 @@ function describeOutcome(r) {
   ];
   if (s.meanSeekWaitSeconds !== null) parts.push(`seek wait ${s.meanSeekWaitSeconds.toFixed(2)} s`);
   if (r.metrics && r.metrics.linkUtilization !== null) parts.push(`link use ${(100 * r.metrics.linkUtilization).toFixed(0)} %`);
+  // The emulator itself fell behind (a delivery timer fired > 5 ms late): say so where it is seen.
+  const late = r.counters && r.counters.lateTimers;
+  if (late && late.count > 0) parts.push(`WARNING: emulator timers late ${late.count}x (max ${late.maxMs.toFixed(1)} ms); the machine was too busy`);
   return parts.join(', ');
 }
 
