@@ -14,6 +14,14 @@ const { decodeFrame, encodeError, FrameError } = require('../../shared/fdsp/fram
 const { ChannelPump } = require('./channel-pump');
 const { FdspResponder } = require('./fdsp-responder');
 
+// SCTP's own send buffer. libdatachannel raises usrsctp's to 1 MiB for throughput, but
+// bufferedAmount() does not count what sits there, so the pumps kept it full: on a lossy
+// link where SCTP carried ~0.5 Mbit/s, each segment's chunks queued ~16 s behind older ones
+// and arrived after their deadline (PLR 88 % from 2 % loss). The buffer also holds the data in
+// flight, so it must stay above the bandwidth-delay product the lab emulates.
+const SCTP_SEND_BUFFER_BYTES = Number(process.env.LAB_SCTP_SEND_BUFFER_BYTES) || 256 * 1024;
+nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
+
 const MAX_SIGNAL_BYTES = 64 * 1024;
 const MAX_BAD_FRAMES = 10;
 const CONNECT_TIMEOUT_MS = 15000;

@@ -17,7 +17,7 @@ function rangeFromHeaders(headers) {
  * @param {object} hooks
  * @param {() => object} hooks.transport     the transport to use for the next request
  * @param {(info: object) => void} [hooks.onResponse]  after each completed response
- *   ({url, requestType, range, accounting, status})
+ *   ({url, requestType, range, accounting, status, request, data})
  * @param {(info: object) => void} [hooks.onError]     a transport error ({url, error})
  * @returns {Function} a dash.js class factory function named XHRLoader
  */
@@ -54,7 +54,7 @@ function createTransportLoader(hooks) {
               progressEvents += 1;
               custom.onprogress({ loaded: total, total, lengthComputable: true });
             }
-            if (hooks.onResponse) hooks.onResponse({ url: r.url, requestType, range, status: r.status, accounting: r.accounting, request: custom.request });
+            if (hooks.onResponse) hooks.onResponse({ url: r.url, requestType, range, status: r.status, accounting: r.accounting, request: custom.request, data: r.data });
             if (custom.onloadend) custom.onloadend();
           },
           onError(error) {

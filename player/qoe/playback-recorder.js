@@ -4,6 +4,7 @@
 // frame counters and bytes per transport. The summary is always recomputed from the timeline,
 // so the live table, window.qoe and a saved JSON can never disagree.
 const { summarizePlayback } = require('../../shared/qoe/summarize-playback');
+const { fnv1a32 } = require('../../shared/checksum/fnv1a32');
 
 const SAMPLE_EVERY_MS = 250;
 
@@ -151,11 +152,14 @@ class PlaybackRecorder {
       bufferAfter: this.bufferLevel(),
       protocol: a.protocol,
       transport: a.transport,
+      // What the player got, to compare across transports and with the file (FDSP fills lost
+      // bytes with zeros, so a damaged segment shows here).
+      fnv1a32: info.data instanceof ArrayBuffer ? fnv1a32(info.data) : null,
     };
     // DataChannel (FDSP) responses: what went which way, and what was lost.
     if (a.unreliableChunks !== undefined) {
       Object.assign(entry, {
-        bp: a.bp, reliableBytes: a.reliableBytes, unreliableBytes: a.unreliableBytes, unreliableChunks: a.unreliableChunks,
+        bp: a.bp, reliableBytes: a.reliableBytes, unreliableBytes: a.unreliableBytes, packets: a.packets, unreliableChunks: a.unreliableChunks,
         lostChunks: a.lostChunks, plr: a.plr, stoppedAtDeadline: a.stoppedAtDeadline,
       });
     }

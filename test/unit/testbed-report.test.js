@@ -160,3 +160,11 @@ test('the progress line of a playback warns when the emulator fell behind', () =
   expect(describeOutcome({ ...ok, counters: { lateTimers: { count: 3, maxMs: 12.5 } } })).toMatch(/WARNING: emulator timers late 3x \(max 12\.5 ms\)/);
   expect(describeOutcome({ status: 'failed', error: 'boom' })).toBe('FAILED: boom');
 });
+
+test('the progress line shows FDSP PLR and warns of drops outside the emulator', () => {
+  const { describeOutcome } = require('../../testbed/qoe/run-scenario');
+  const summary = { startupDelaySeconds: 1, rebufferRate: 0, rebufferInstances: 0, averagePlaybackBitrate: 1e6, meanSeekWaitSeconds: null, transport: { plr: 0.0123, unreliableChunks: 800 } };
+  const drops = (rcv) => ({ client: { udp: { RcvbufErrors: rcv }, tun: { txDropped: 0 } }, server: { udp: { RcvbufErrors: 0 }, tun: { txDropped: 1 } } });
+  expect(describeOutcome({ status: 'ok', summary, endpointDrops: drops(0) })).toBe('startup 1.00 s, rebuffer 0.0 % (0x), 1.00 Mbit/s, WARNING: 1 packets dropped at the endpoints (socket buffers), outside the emulator, PLR 1.23 %');
+  expect(describeOutcome({ status: 'ok', summary: { ...summary, transport: null }, endpointDrops: { ...drops(0), server: { udp: { RcvbufErrors: 0 }, tun: { txDropped: 0 } } } })).toBe('startup 1.00 s, rebuffer 0.0 % (0x), 1.00 Mbit/s');
+});

@@ -77,6 +77,9 @@ function linkExists(name) {
  * @param {object} [o.toClient]  LinkDirection settings, server -> client (downlink)
  * @param {object} [o.toServer]  client -> server (uplink)
  * @param {boolean} [o.realtime] run relay and socats at real-time priority (default true)
+ * @param {boolean} [o.clientInHost] leave the client end in this (the host's) namespace, so any
+ *   browser on the machine reaches the server's address through the emulator (npm run lab);
+ *   no client namespace is made
  */
 async function createEmulatedLink(o = {}) {
   requireRoot();
@@ -135,9 +138,13 @@ async function createEmulatedLink(o = {}) {
         ip('netns', 'del', ns);
       }
     }
-    ip('netns', 'add', names.serverNs);
-    ip('netns', 'add', names.clientNs);
-    for (const ns of [names.serverNs, names.clientNs]) ip('-n', ns, 'link', 'set', 'lo', 'up');
+    if (o.clientInHost && linkExists(names.clientTun)) ip('link', 'del', names.clientTun);
+    const namespaces = o.clientInHost ? [names.serverNs] : [names.serverNs, names.clientNs];
+    for (const ns of namespaces) {
+      ip('netns', 'add', ns);
+      ip('-n', ns, 'link', 'set', 'lo', 'up');
+    }
+    if (o.clientInHost) link.clientNs = null;
 
     const [serverSidePort, serverSocatPort, clientSidePort, clientSocatPort] = await freeUdpPorts(4);
     const realtime = o.realtime !== false;
@@ -175,12 +182,13 @@ async function createEmulatedLink(o = {}) {
     };
     socat(names.serverTun, serverSocatPort, serverSidePort);
     socat(names.clientTun, clientSocatPort, clientSidePort);
-    for (const [tun, ns, addr] of [[names.serverTun, names.serverNs, serverIp], [names.clientTun, names.clientNs, clientIp]]) {
+    for (const [tun, ns, addr] of [[names.serverTun, names.serverNs, serverIp], [names.clientTun, link.clientNs, clientIp]]) {
       await waitFor(() => linkExists(tun), 5000, `TUN device ${tun}`);
       // The address and queue length are set after the move: a move resets them.
-      ip('link', 'set', tun, 'netns', ns);
-      ip('-n', ns, 'addr', 'add', `${addr}/24`, 'dev', tun);
-      ip('-n', ns, 'link', 'set', tun, 'txqueuelen', '2000', 'up');
+      if (ns) ip('link', 'set', tun, 'netns', ns);
+      const inNs = ns ? ['-n', ns] : [];
+      ip(...inNs, 'addr', 'add', `${addr}/24`, 'dev', tun);
+      ip(...inNs, 'link', 'set', tun, 'txqueuelen', '2000', 'up');
     }
     link.configure = (direction, settings) => ask({ configure: { direction, settings } });
     /**
@@ -190,6 +198,7 @@ async function createEmulatedLink(o = {}) {
      * Chromium also sees the address change and drops its pooled connections.
      */
     link.switchClientAddress = () => {
+      if (!link.clientNs) throw new Error('switchClientAddress needs the client end in its own namespace');
       const last = Number(link.clientIp.split('.')[3]);
       const next = `${subnet}.${last === 2 ? 3 : 2}`;
       // Delete before add: deleting a primary address also deletes its secondaries.

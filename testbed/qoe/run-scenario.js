@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { profileToLinkSettings, describeProfile, mergeProfile } = require('../scenario/network-profile');
 const { createEmulatedLink, setCongestionControl, requireRoot } = require('../netem/namespace-link');
+const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { runPlayback } = require('../run-playback');
 const { openRunDirectory } = require('./run-directory');
@@ -53,6 +54,12 @@ function describeOutcome(r) {
   // The emulator itself fell behind (a delivery timer fired > 5 ms late): say so where it is seen.
   const late = r.counters && r.counters.lateTimers;
   if (late && late.count > 0) parts.push(`WARNING: emulator timers late ${late.count}x (max ${late.maxMs.toFixed(1)} ms); the machine was too busy`);
+  // Loss nobody configured: a full socket buffer in the browser or the origin.
+  const d = r.endpointDrops;
+  const endpoint = d ? d.client.udp.RcvbufErrors + d.server.udp.RcvbufErrors + d.client.tun.txDropped + d.server.tun.txDropped : 0;
+  if (endpoint > 0) parts.push(`WARNING: ${endpoint} packets dropped at the endpoints (socket buffers), outside the emulator`);
+  const t = s.transport;
+  if (t && t.plr !== undefined && t.unreliableChunks > 0) parts.push(`PLR ${(100 * t.plr).toFixed(2)} %`);
   return parts.join(', ');
 }
 
@@ -73,6 +80,7 @@ async function runEmulatedPlayback(p, ctx) {
       netns: link.serverNs, host: link.serverIp, contentDir: ctx.contentDir, dataDir: ctx.dataDir, logFile: ctx.logFile,
     });
     let before = null;
+    let dropsBefore = null;
     let linkClockWallMs = null;
     const switchLog = [];
     // Downlink bytes over time (wall ms, bytes delivered since the start): the wire side of
@@ -86,6 +94,7 @@ async function runEmulatedPlayback(p, ctx) {
       signal: ctx.signal,
       beforeStart: async () => {
         before = await link.counters();
+        dropsBefore = readEndpointDrops(link);
         // The schedules (rate traces, square waves, outages) start with the playback.
         const downIntervals = p.switches.filter((e) => e.outageSeconds > 0)
           .map((e) => ({ fromMs: e.atSeconds * 1000, toMs: (e.atSeconds + e.outageSeconds) * 1000 }));
@@ -114,12 +123,14 @@ async function runEmulatedPlayback(p, ctx) {
     clearInterval(poll);
     const after = await link.counters();
     const counters = diffCounters(after, before);
+    const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
     wireSeries.push([Date.now(), counters.toClient.bytesOut]);
     return {
       qoe: result.qoe,
       pageErrors: result.pageErrors,
       console: result.console,
       counters,
+      endpointDrops,
       countersPageLoad: before,
       switchLog,
       pageToLinkMs: result.pageTimeOrigin - linkClockWallMs,
@@ -241,6 +252,7 @@ async function runScenario(o) {
           metrics: playbackMetrics({ qoe: out.qoe, counters: out.counters, rate: o.emulate ? p.profile.rate : null, pageToLinkMs: out.pageToLinkMs, wireSeries: out.wireSeries }),
           wireSeries: out.wireSeries || null,
           counters: out.counters,
+          endpointDrops: out.endpointDrops || null,
           countersPageLoad: out.countersPageLoad || null,
           switchLog: out.switchLog,
           pageToLinkMs: out.pageToLinkMs,

@@ -1,0 +1,91 @@
+'use strict';
+// What a person does with `npm run lab`: the origin behind a lossy emulated link (100 ms RTT,
+// 2 % loss, 20 Mbit/s), a browser on this machine opens the printed page, picks
+// "DataChannel (FDSP)", starts at BP 0 and moves the BP slider to 100 while it plays. The
+// segments after the move are sent with BP 100 and lose less than those before; the page's
+// QoE table shows the BP and the PLR; Ctrl-C removes the link. Needs root (CI has it).
+const path = require('node:path');
+const { spawn, execFileSync } = require('node:child_process');
+const { launchChromium } = require('../../testbed/chromium');
+const { ensureContent } = require('../../origin/content/ensure-content');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const isRoot = process.getuid() === 0;
+const testAsRoot = isRoot ? test : test.skip;
+if (!isRoot) process.stderr.write('lab-page-bp-slider needs root (network namespaces, TUN): skipped\n');
+
+let lab = null;
+let browser = null;
+afterAll(async () => {
+  if (browser) await browser.close();
+  if (lab && lab.exitCode === null) lab.kill('SIGKILL');
+});
+
+testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link lowers the PLR', async () => {
+  await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
+  lab = spawn(process.execPath, [path.join(REPO, 'testbed', 'cli', 'lab.js'), 'rttMs=100', 'lossPercent=2', 'rateMbps=20', 'queueMs=1000'], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  lab.stderr.on('data', (c) => { err += c; });
+  const base = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`lab printed no address in 60 s:\n${out}\n${err}`)), 60000);
+    lab.stdout.on('data', (c) => {
+      out += c;
+      const m = /^ {2}(http:\/\/10\.77\.\d+\.1:8080)\/$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    lab.once('exit', (code) => reject(new Error(`lab exited ${code}:\n${err}`)));
+  });
+  const ns = /labsrv\d+/.exec(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }));
+  expect(ns).not.toBeNull();
+
+  // The browser runs in this machine's namespace, like a person's.
+  browser = await launchChromium({ timeoutMs: 5 * 60 * 1000 });
+  const { page } = browser;
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => window.lab && window.lab.state === 'ready', null, { timeout: 30000 });
+  await page.selectOption('#content', 'sample');
+  await page.selectOption('#transport', 'datachannel');
+  expect(await page.isVisible('#bp')).toBe(true);
+  await page.fill('#bp', '0');
+  expect(await page.textContent('#bp-value')).toBe('0 %');
+  await page.selectOption('#abr', 'fixed');
+  await page.fill('#params', '{"bitrateKbps": 750}');
+  await page.fill('#stop', '40');
+  await page.click('#start');
+  await page.waitForFunction(() => window.lab && window.lab.state === 'running', null, { timeout: 60000 });
+  // Half way through the media, move the slider.
+  await page.waitForFunction(() => window.lab.qoe().segments.length >= 9, null, { timeout: 120000, polling: 250 });
+  await page.fill('#bp', '100');
+  await page.waitForFunction(() => window.lab.state === 'done', null, { timeout: 180000, polling: 500 });
+  const qoe = await page.evaluate(() => window.lab.done);
+  const summaryText = await page.textContent('#summary');
+
+  const lossOf = (segs) => segs.reduce((a, s) => a + s.lostChunks, 0) / segs.reduce((a, s) => a + s.packets, 0);
+  const before = qoe.segments.filter((s) => s.bp === 0);
+  const after = qoe.segments.filter((s) => s.bp === 100);
+  process.stderr.write(`lab slider: BP 0 -> ${before.length} segments, lost ${before.reduce((a, s) => a + s.lostChunks, 0)}; BP 100 -> ${after.length} segments, lost ${after.reduce((a, s) => a + s.lostChunks, 0)}; PLR ${(100 * qoe.summary.transport.plr).toFixed(2)} %, rebuffer ${qoe.summary.rebufferSeconds.toFixed(1)} s\n`);
+  expect(before.length).toBeGreaterThanOrEqual(8);
+  expect(after.length).toBeGreaterThanOrEqual(5);
+  expect(qoe.summary.playSeconds).toBeGreaterThan(30);
+  // BP 0 loses media on this link; BP 100 sends the I-slices reliably and loses less of them.
+  expect(before.reduce((a, s) => a + s.lostChunks, 0)).toBeGreaterThan(0);
+  expect(lossOf(after)).toBeLessThan(lossOf(before));
+  expect(after.reduce((a, s) => a + s.reliableBytes, 0) / after.reduce((a, s) => a + s.bytes, 0))
+    .toBeGreaterThan(before.reduce((a, s) => a + s.reliableBytes, 0) / before.reduce((a, s) => a + s.bytes, 0));
+  // What the person reads on the page.
+  expect(summaryText).toMatch(/FDSP: BP now\s*100 %/);
+  expect(summaryText).toMatch(/FDSP: PLR \(lost \/ all packets\)\s*\d+\.\d\d % \(\d+ \/ \d+\)/);
+  expect(summaryText).toMatch(/rebuffer rate/);
+
+  await browser.close();
+  browser = null;
+  lab.kill('SIGINT');
+  const code = await new Promise((resolve) => lab.once('exit', resolve));
+  expect(code).toBe(0);
+  expect(err).toMatch(/the emulated link is gone/);
+  expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(ns[0]);
+}, 420000);

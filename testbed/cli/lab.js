@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+'use strict';
+// npm run lab -- [SCENARIO --profile NAME] [KEY=VALUE ...]: the origin behind the link
+// emulator for a person with a browser. The origin runs in the emulated link's server
+// namespace; the client end of the link stays in this machine's own namespace, so a browser
+// on this machine that opens the printed address reaches the origin only through the
+// emulator (TCP, and the DataChannel's UDP too). The link's settings change live from stdin.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { parseArgs } = require('node:util');
+const { loadScenario } = require('../scenario/load-scenario');
+const { validateProfile, mergeProfile, profileToLinkSettings, describeProfile } = require('../scenario/network-profile');
+const { createEmulatedLink, setCongestionControl, EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
+const { startOriginInNamespace } = require('../qoe/origin-in-namespace');
+const { buildIfAbsent } = require('../../origin/content/build-if-absent');
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+function usage() {
+  return `Usage: npm run lab -- [SCENARIO --profile NAME] [KEY=VALUE ...] [options]
+
+Starts the origin behind the link emulator and prints the player page's address. Open it in
+a browser on this machine: every packet between that browser and the origin, TCP and the
+DataChannel's UDP, crosses the emulated link. Pick a transport (e.g. "DataChannel (FDSP)"),
+move the BP slider, and watch PLR and rebuffering in the page's QoE table.
+
+The link: a profile of a scenario (SCENARIO --profile NAME), and/or settings KEY=VALUE with
+the keys of a scenario profile (testbed/scenarios/README.md), e.g.
+  npm run lab -- rttMs=100 lossPercent=2 rateMbps=20
+  npm run lab -- scenarios/fdsp-smoke --profile rtt100-loss2
+Without either the link adds nothing (no delay, no loss, no rate limit).
+
+While it runs, type on stdin:
+  KEY=VALUE ...   change the link now (on top of the current settings)
+  reset           back to the starting settings
+  counters        packets, bytes and drops per direction since the start
+  help            this list
+Ctrl-C (or end of input) stops the origin and removes the emulated link.
+
+Options:
+  --profile NAME     the profile of SCENARIO to start with
+  --content PRESET   content to make sure is built (default sample; the page offers all built)
+  --cc ALGO          TCP congestion control in the origin's namespace (default cubic)
+  --content-dir DIR  content (default ./content)
+  --data-dir DIR     TLS certificate and other state (default ./data)
+  -h, --help         this text
+
+Needs root (network namespaces and TUN devices). The HTTP/2 listener's certificate does not
+name the emulated address: the browser will ask to accept it.
+`;
+}
+
+function fail(message, code = 2) {
+  process.stderr.write(`lab: ${message}\n`);
+  process.exit(code);
+}
+
+/** "rttMs=100" -> ['rttMs', 100]; numbers and true/false become values, the rest stays text. */
+function parseSetting(text) {
+  const m = /^([A-Za-z]+)=(.*)$/.exec(text);
+  if (!m) throw new Error(`"${text}" is not KEY=VALUE`);
+  const raw = m[2];
+  let value = raw;
+  if (raw === 'true' || raw === 'false') value = raw === 'true';
+  else if (raw !== '' && Number.isFinite(Number(raw))) value = Number(raw);
+  return [m[1], value];
+}
+
+/** Settings words -> a validated partial profile, or the problems. */
+function parseSettings(words) {
+  const raw = {};
+  for (const w of words) {
+    const [k, v] = parseSetting(w);
+    raw[k] = v;
+  }
+  const problems = [];
+  const profile = validateProfile(raw, 'settings', problems, (f) => fs.readFileSync(f, 'utf8'), { partial: true });
+  if (problems.length) throw new Error(problems.join('; '));
+  return profile;
+}
+
+function formatCounters(c) {
+  const line = (name, d) => `  ${name}: ${d.packetsOut}/${d.packetsIn} packets delivered, ${(d.bytesOut / 1e6).toFixed(2)} MB; drops: loss ${d.drops.loss}, queue ${d.drops.queue}, down ${d.drops.down}`;
+  return [line('to browser', c.toClient), line('to origin ', c.toServer)].join('\n');
+}
+
+async function main(argv) {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        profile: { type: 'string' },
+        content: { type: 'string', default: 'sample' },
+        cc: { type: 'string', default: 'cubic' },
+        'content-dir': { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    fail(`${err.message}\n\n${usage()}`);
+  }
+  if (args.values.help) {
+    process.stdout.write(usage());
+    return 0;
+  }
+  const settingsWords = args.positionals.filter((p) => p.includes('='));
+  const scenarioArgs = args.positionals.filter((p) => !p.includes('='));
+  if (scenarioArgs.length > 1) fail(`one SCENARIO at most, got ${scenarioArgs.join(', ')}`);
+  let profile = { rttMs: 0 };
+  if (scenarioArgs.length) {
+    let scenario;
+    try {
+      scenario = loadScenario(scenarioArgs[0]).scenario;
+    } catch (err) {
+      fail(err.message);
+    }
+    const names = Object.keys(scenario.profiles);
+    if (!args.values.profile) fail(`name one of ${scenario.name}'s profiles with --profile: ${names.join(', ')}`);
+    if (!scenario.profiles[args.values.profile]) fail(`${scenario.name} has no profile "${args.values.profile}" (it has ${names.join(', ')})`);
+    profile = scenario.profiles[args.values.profile];
+  } else if (args.values.profile) {
+    fail('--profile needs a SCENARIO to take it from');
+  }
+  try {
+    profile = mergeProfile(profile, parseSettings(settingsWords));
+  } catch (err) {
+    fail(err.message);
+  }
+  try {
+    requireRoot();
+  } catch (err) {
+    if (err instanceof EmulationUnavailableError) fail(`${err.message} (without emulation: npm run origin)`);
+    throw err;
+  }
+  const contentDir = path.resolve(args.values['content-dir'] || path.join(REPO, 'content'));
+  const dataDir = path.resolve(args.values['data-dir'] || path.join(REPO, 'data'));
+  await buildIfAbsent(args.values.content, contentDir, { who: 'lab' });
+
+  const startProfile = profile;
+  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-origin-')), 'requests.ndjson');
+  let link = null;
+  let origin = null;
+  let stopping = null;
+  const stop = async (code) => {
+    if (!stopping) {
+      stopping = (async () => {
+        if (origin) await origin.close().catch(() => {});
+        if (link) await link.close().catch(() => {});
+        process.stderr.write('lab: stopped; the emulated link is gone\n');
+        return code;
+      })();
+    }
+    return stopping;
+  };
+  const signalled = new Promise((resolve) => {
+    process.once('SIGINT', () => resolve(0));
+    process.once('SIGTERM', () => resolve(0));
+  });
+  try {
+    const settings = profileToLinkSettings(profile);
+    link = await createEmulatedLink({ index: 30 + (process.pid % 10), toClient: settings.toClient, toServer: settings.toServer, clientInHost: true });
+    setCongestionControl(link.serverNs, args.values.cc);
+    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile });
+  } catch (err) {
+    await stop(1);
+    fail(err.message, 1);
+  }
+  const base = origin.pageBase;
+  process.stdout.write([
+    `lab: link: ${describeProfile(profile)} (origin TCP congestion control: ${args.values.cc})`,
+    `lab: open in a browser on this machine (through the emulator):`,
+    `  ${base}/`,
+    `  ${base}/?content=${args.values.content}&transport=datachannel&abr=bba2&bp=0`,
+    `lab: HTTP/2: https://${link.serverIp}:8443/ (accept the certificate); request log: ${logFile}`,
+    'lab: type KEY=VALUE to change the link, "counters", "reset" or "help"; Ctrl-C stops.',
+    '',
+  ].join('\n'));
+
+  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  const ended = new Promise((resolve) => rl.once('close', () => resolve(0)));
+  rl.on('line', async (line) => {
+    const words = line.trim().split(/\s+/).filter(Boolean);
+    if (!words.length) return;
+    try {
+      if (words[0] === 'help') process.stdout.write(`${usage().split('While it runs')[1].split('Options:')[0].trim()}\n`);
+      else if (words[0] === 'counters') process.stdout.write(`${formatCounters(await link.counters())}\n`);
+      else {
+        profile = words[0] === 'reset' ? startProfile : mergeProfile(profile, parseSettings(words));
+        const s = profileToLinkSettings(profile);
+        // Schedules (square waves, traces) restart from now, as in a new playback.
+        await link.configure('toClient', { ...s.toClient, timeOriginMs: 'now' });
+        await link.configure('toServer', { ...s.toServer, timeOriginMs: 'now' });
+        process.stdout.write(`lab: link now: ${describeProfile(profile)}\n`);
+      }
+    } catch (err) {
+      process.stdout.write(`lab: ${err.message} (type "help")\n`);
+    }
+  });
+  const code = await Promise.race([signalled, ended]);
+  rl.close();
+  return stop(code);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (err) => {
+    process.stderr.write(`lab: ${err.stack || err.message}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { parseSetting, parseSettings };
