@@ -110,6 +110,14 @@ describe('network profiles become link settings', () => {
     expect(toServer.seed).toBe(toClient.seed + 1);
   });
 
+  test('each repetition draws its own random losses; the same repetition always the same ones', () => {
+    const p = { rttMs: 100, lossPercent: 0.2 };
+    const seeds = [1, 2, 3].map((repetition) => profileToLinkSettings(p, { repetition }));
+    expect(seeds.map((s) => [s.toClient.seed, s.toServer.seed])).toEqual([[1, 2], [3, 4], [5, 6]]);
+    expect(profileToLinkSettings(p, { repetition: 2 })).toEqual(seeds[1]);
+    expect(profileToLinkSettings({ ...p, seed: 10 }, { repetition: 3 }).toClient.seed).toBe(14);
+  });
+
   test('a rate gets a 100 ms drop-tail queue at its peak unless the profile says otherwise', () => {
     // 8 Mbit/s x 100 ms = 100 000 bytes
     expect(profileToLinkSettings({ rttMs: 0, rate: { kind: 'constant', bitsPerSecond: 8e6 } }).toClient.queueLimitBytes).toBe(100000);

@@ -65,7 +65,7 @@ function describeOutcome(r) {
 
 /** One playback through the emulator. Everything it starts is ended before it returns. */
 async function runEmulatedPlayback(p, ctx) {
-  const settings = profileToLinkSettings(p.profile);
+  const settings = profileToLinkSettings(p.profile, { repetition: p.repetition });
   let link = null;
   let origin = null;
   let poll = null;
@@ -106,7 +106,7 @@ async function runEmulatedPlayback(p, ctx) {
         }, 200);
         for (const e of p.switches) {
           timers.push(setTimeout(() => {
-            const next = profileToLinkSettings(mergeProfile(ctx.scenario.profiles[e.network], p.abr.link));
+            const next = profileToLinkSettings(mergeProfile(ctx.scenario.profiles[e.network], p.abr.link), { repetition: p.repetition });
             const entry = { atSeconds: (Date.now() - linkClockWallMs) / 1000, network: e.network, clientIp: null };
             try {
               if (e.newAddress) entry.clientIp = link.switchClientAddress();
