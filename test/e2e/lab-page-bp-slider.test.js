@@ -53,7 +53,7 @@ testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link lo
   await page.fill('#bp', '0');
   expect(await page.textContent('#bp-value')).toBe('0 %');
   await page.selectOption('#abr', 'fixed');
-  await page.fill('#params', '{"bitrateKbps": 750}');
+  await page.fill('#params', '{"bitrateKbps": 300}');
   await page.fill('#stop', '40');
   await page.click('#start');
   await page.waitForFunction(() => window.lab && window.lab.state === 'running', null, { timeout: 60000 });

@@ -44,7 +44,7 @@ describeAsRoot('npm run qoe -- scenarios/fdsp-smoke', () => {
     const dir = path.join(tmp, 'run', 'playbacks');
     for (const f of fs.readdirSync(dir)) {
       const x = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-      rec[x.id.replace('.fixed-750k', '').replace('.r1', '')] = x;
+      rec[x.id.replace('.fixed-300k', '').replace('.r1', '')] = x;
     }
     // The figures, for whoever reads the CI log.
     for (const [id, x] of Object.entries(rec).sort()) {
