@@ -32,3 +32,24 @@ test('a due delivery behind an earlier queued one waits its turn (no overtaking)
   expect(out).toEqual(['first', 'second', 'third']);
   q.clear();
 });
+
+describe('corruptPacket', () => {
+  const { corruptPacket } = require('../../testbed/netem/udp-relay');
+  const ipv4 = () => Buffer.from([0x45, 0x00, 0x00, 0x1c, 1, 2, 3, 4, 5, 6, 7, 8]);
+
+  test('flips exactly the given bit and leaves the original alone', () => {
+    const p = ipv4();
+    const c = corruptPacket(p, 8 * 5 + 3);
+    expect(p).toEqual(ipv4());
+    expect(c[5]).toBe(2 ^ 8);
+    expect([...c].filter((x, i) => x !== p[i])).toHaveLength(1);
+  });
+
+  test('never touches the IP version nibble (a TUN device would refuse the packet and socat would exit)', () => {
+    for (let bit = 0; bit < 8; bit += 1) {
+      const c = corruptPacket(ipv4(), bit);
+      expect(c[0] >> 4).toBe(4);
+      expect(c[0]).not.toBe(0x45); // the header is still damaged: the receiver drops it
+    }
+  });
+});

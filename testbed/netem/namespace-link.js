@@ -94,6 +94,7 @@ async function createEmulatedLink(o = {}) {
     serverIp,
     clientIp,
     closed: false,
+    broken: null, // why the link stopped carrying packets, if it did
     closeSync() {
       if (link.closed) return;
       link.closed = true;
@@ -178,6 +179,12 @@ async function createEmulatedLink(o = {}) {
         `UDP-DATAGRAM:127.0.0.1:${relayPort},bind=127.0.0.1:${listenPort},rcvbuf=4194304,sndbuf=4194304`]);
       const child = spawn(args[0], args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
       children.push(child);
+      let err = '';
+      child.stderr.on('data', (c) => { err = (err + c).slice(-500); });
+      // A socat that exits takes its TUN device, and the link, with it: say so where it is seen.
+      child.once('exit', (code, signal) => {
+        if (!link.closed && !link.broken) link.broken = `socat for ${tun} exited (${signal || code}): ${err.trim()}`;
+      });
       return child;
     };
     socat(names.serverTun, serverSocatPort, serverSidePort);

@@ -14,6 +14,20 @@ const LATE_WARNING_MS = 5;
 // already due goes out at once instead of through a timer.
 const EARLY_MS = 1;
 
+/**
+ * A copy of an IP packet with one bit flipped, as netem's corrupt does, except in the IP
+ * version nibble: a TUN device refuses a packet whose version is not 4 or 6 (EINVAL), socat
+ * takes that for a fatal error and exits, and the link is gone. A flip there moves to the
+ * header-length nibble next to it, which breaks the header just as surely (the receiving
+ * kernel drops the packet, as it would have dropped the bad version).
+ */
+function corruptPacket(packet, bit) {
+  const bytes = Buffer.from(packet);
+  const b = bit >> 3 === 0 && (bit & 7) >= 4 ? bit - 4 : bit;
+  bytes[b >> 3] ^= 1 << (b & 7);
+  return bytes;
+}
+
 class TimerQueue {
   constructor(onLate, now = () => performance.now()) {
     this.items = []; // sorted by at
@@ -105,10 +119,7 @@ class UdpRelay {
     const verdict = this.directions[direction].send(now, msg.length);
     for (const d of verdict.deliveries) {
       let bytes = msg;
-      if (d.corruptBit !== null) {
-        bytes = Buffer.from(msg);
-        bytes[d.corruptBit >> 3] ^= 1 << (d.corruptBit & 7);
-      }
+      if (d.corruptBit !== null) bytes = corruptPacket(msg, d.corruptBit);
       this.queue.push(d.atMs + this.t0, () => out.send(bytes, port, '127.0.0.1'));
     }
   }
@@ -138,4 +149,4 @@ class UdpRelay {
   }
 }
 
-module.exports = { UdpRelay, TimerQueue, EARLY_MS };
+module.exports = { UdpRelay, TimerQueue, EARLY_MS, corruptPacket };

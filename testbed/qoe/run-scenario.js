@@ -121,6 +121,7 @@ async function runEmulatedPlayback(p, ctx) {
       },
     });
     clearInterval(poll);
+    if (link.broken) throw new Error(`the emulated link broke during the playback: ${link.broken}`);
     const after = await link.counters();
     const counters = diffCounters(after, before);
     const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
