@@ -168,3 +168,66 @@ test('the progress line shows FDSP PLR and warns of drops outside the emulator',
   expect(describeOutcome({ status: 'ok', summary, endpointDrops: drops(0) })).toBe('startup 1.00 s, rebuffer 0.0 % (0x), 1.00 Mbit/s, WARNING: 1 packets dropped at the endpoints (socket buffers), outside the emulator, PLR 1.23 %');
   expect(describeOutcome({ status: 'ok', summary: { ...summary, transport: null }, endpointDrops: { ...drops(0), server: { udp: { RcvbufErrors: 0 }, tun: { txDropped: 0 } } } })).toBe('startup 1.00 s, rebuffer 0.0 % (0x), 1.00 Mbit/s');
 });
+
+describe('the paper\'s figures beside ours', () => {
+  const { referencePivot } = require('../../testbed/report/paper-reference');
+  const reference = {
+    source: 'paper 000 Table 3',
+    entries: [
+      { transport: 'fdsp-bp0', network: 'rtt50', values: { rebufferSeconds: 0.093, rebufferInstances: 2 } },
+      { transport: 'http11', abr: 'fixed', network: 'rtt50', values: { rebufferSeconds: 1.147 } },
+      { transport: 'http11', abr: 'other', network: 'rtt100', values: { rebufferSeconds: 99 } },
+    ],
+  };
+  const records = [
+    record({ transport: 'fdsp-bp0', abr: 'fixed', network: 'rtt50', repetition: 1, summary: { rebufferSeconds: 0.4 } }),
+    record({ transport: 'http11', abr: 'fixed', network: 'rtt50', repetition: 1, summary: { rebufferSeconds: 3 } }),
+    record({ transport: 'http11', abr: 'fixed', network: 'rtt100', repetition: 1, summary: { rebufferSeconds: 5 } }),
+  ];
+
+  test('laid out like our table: same rows and columns, the paper\'s value or nothing', () => {
+    const groups = aggregate(records);
+    const ours = pivot(groups, 'rebufferSeconds');
+    const paper = referencePivot(groups, reference, 'rebufferSeconds');
+    expect(paper.rows).toEqual(ours.rows);
+    expect(paper.cols).toEqual(ours.cols);
+    const rebuffer = METRICS.find((m) => m.key === 'rebufferSeconds');
+    const text = paper.cells.map((row) => row.map((c) => formatCell(c, rebuffer)));
+    // rows rtt50, rtt100; columns fdsp-bp0, http11. The http11 entry for another ABR is not ours.
+    expect(paper.rows).toEqual(['rtt50', 'rtt100']);
+    expect(paper.cols).toEqual(['fdsp-bp0 / fixed', 'http11 / fixed']);
+    expect(text).toEqual([['0.09', '1.15'], ['-', '-']]);
+    expect(referencePivot(groups, reference, 'startupDelaySeconds')).toBeNull();
+    expect(referencePivot(groups, undefined, 'rebufferSeconds')).toBeNull();
+  });
+
+  test('report.md shows the paper\'s table after ours, naming the source', () => {
+    const fs = require('node:fs');
+    const os = require('node:os');
+    const path = require('node:path');
+    const { writeReport } = require('../../testbed/report/write-report');
+    const { validateScenario } = require('../../testbed/scenario/validate-scenario');
+    const { getPreset } = require('../../origin/content/presets');
+    const scenario = validateScenario({
+      name: 'ref', content: 'sample', transports: ['http11', { name: 'datachannel', label: 'fdsp-bp0', bp: 0 }], abrs: ['fixed'],
+      profiles: { rtt50: { rttMs: 50 }, rtt100: { rttMs: 100 } },
+      reference: { source: 'paper 000 Table 3', entries: [{ transport: 'fdsp-bp0', network: 'rtt50', rebufferSeconds: 0.093 }, { transport: 'http11', network: 'rtt50', rebufferSeconds: 1.147 }] },
+    }, { source: 'ref.yaml', defaultName: 'ref', getPreset });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-report-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
+      fs.mkdirSync(path.join(dir, 'playbacks'));
+      for (const r of records.map((x) => ({ ...x, id: `${x.transport}.${x.abr}.${x.network}.r1`, emulated: true }))) fs.writeFileSync(path.join(dir, 'playbacks', `${r.id}.json`), JSON.stringify(r));
+      const files = writeReport(dir);
+      const md = fs.readFileSync(files.md, 'utf8');
+      const section = md.slice(md.indexOf('## Rebuffer time'), md.indexOf('## ', md.indexOf('## Rebuffer time') + 3));
+      expect(section).toMatch(/\| network \\ transport \/ abr \| http11 \/ fixed \| fdsp-bp0 \/ fixed \|\n\| --- \| --- \| --- \|\n\| rtt50 \| 3.00 \| 0.40 \|\n\| rtt100 \| 5.00 \| - \|/);
+      expect(section).toMatch(/The paper's figures \(paper 000 Table 3\), same layout; - where it gives none:\n\n\| network \\ transport \/ abr \| http11 \/ fixed \| fdsp-bp0 \/ fixed \|\n\| --- \| --- \| --- \|\n\| rtt50 \| 1.15 \| 0.09 \|\n\| rtt100 \| - \| - \|/);
+      // Metrics the paper gives nothing for get no paper table.
+      expect(md.slice(md.indexOf('## Startup delay'), md.indexOf('## Rebuffer rate'))).not.toMatch(/paper's figures/);
+      expect(fs.readFileSync(files.html, 'utf8')).toMatch(/The paper&#39;s figures|The paper's figures/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -185,8 +185,12 @@ test('a run directory resumes across a changed time limit, not across a changed 
   try {
     const s = validateScenario(base(), ctx);
     openRunDirectory(dir, s);
-    openRunDirectory(dir, { ...s, timeoutSeconds: 900, description: 'longer' });
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8')).timeoutSeconds).toBe(900);
+    const reference = { source: 'paper', entries: [{ transport: 'h2', network: 'lan', values: { rebufferSeconds: 1 } }] };
+    openRunDirectory(dir, { ...s, timeoutSeconds: 900, description: 'longer', reference });
+    const saved = JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8'));
+    expect(saved.timeoutSeconds).toBe(900);
+    // The paper's figures can be added to a run that is already under way: they change the report only.
+    expect(saved.reference).toEqual(reference);
     expect(() => openRunDirectory(dir, { ...s, repetitions: 5 })).toThrow(/different scenario[\s\S]*repetitions changed/);
     fs.writeFileSync(path.join(dir, 'playbacks', 'x.json'), '{broken');
     expect(openRunDirectory(dir, s).read()).toEqual([]);
@@ -194,4 +198,43 @@ test('a run directory resumes across a changed time limit, not across a changed 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe('reference: the paper\'s figures beside ours', () => {
+  test('entries are checked against the scenario\'s labels and the metrics, all problems at once', () => {
+    const problems = problemsOf({
+      ...base(),
+      reference: {
+        entries: [
+          { transport: 'h3', network: 'lan', rebufferSeconds: 1 },
+          { transport: 'h2', abr: 'mpc', network: 'wan', rebufferMs: 3 },
+          { transport: 'h2', network: 'lan', rebufferSeconds: '1.2 s' },
+          { transport: 'http11', network: 'lan', rebufferInstances: 2 },
+          { transport: 'http11', network: 'lan', rebufferSeconds: 2 },
+        ],
+      },
+    });
+    const text = problems.join('\n');
+    expect(text).toMatch(/reference.source must say where the figures come from/);
+    expect(text).toMatch(/entries\[0\].transport "h3" is not one of the scenario's transports \(http11, h2\)/);
+    expect(text).toMatch(/entries\[1\].abr "mpc" is not one of the scenario's ABRs \(bba2\)/);
+    expect(text).toMatch(/entries\[1\].network "wan" is not one of the scenario's networks \(lan\)/);
+    expect(text).toMatch(/entries\[1\]: "rebufferMs" is not a metric/);
+    expect(text).toMatch(/entries\[2\].rebufferSeconds must be a number/);
+    expect(text).toMatch(/entries\[4\]: http11 on lan is given twice/);
+    expect(problemsOf({ ...base(), reference: { source: 'x', entries: [] } }).join()).toMatch(/reference.entries must be a non-empty list/);
+  });
+
+  test('a valid reference is kept in the normal form; without one there is no key', () => {
+    const s = validateScenario({ ...base(), reference: { source: 'paper 000 Table 3', entries: [{ transport: 'h2', network: 'lan', rebufferSeconds: 0.093, rebufferInstances: 2 }] } }, ctx);
+    expect(s.reference).toEqual({ source: 'paper 000 Table 3', entries: [{ transport: 'h2', network: 'lan', values: { rebufferSeconds: 0.093, rebufferInstances: 2 } }] });
+    expect('reference' in validateScenario(base(), ctx)).toBe(false);
+  });
+
+  test('paper000-fdsp carries paper 000 Table 3 for every BP and TCP at every RTT', () => {
+    const { scenario } = loadScenario(path.join(__dirname, '..', '..', 'testbed', 'scenarios', 'paper000-fdsp.yaml'));
+    expect(scenario.reference.entries).toHaveLength(30);
+    const tcp250 = scenario.reference.entries.find((e) => e.transport === 'http11' && e.network === 'rtt250');
+    expect(tcp250.values).toEqual({ rebufferSeconds: 14.497, rebufferInstances: 5 });
+  });
 });

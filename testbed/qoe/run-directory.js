@@ -18,8 +18,9 @@ function writeAtomic(file, text) {
   fs.renameSync(tmp, file);
 }
 
-// What may change between the sessions of one run: they do not change what is measured.
-const RESUMABLE_CHANGES = ['timeoutSeconds', 'description'];
+// What may change between the sessions of one run: they do not change what is measured
+// (reference: the paper's figures the report shows beside ours).
+const RESUMABLE_CHANGES = ['timeoutSeconds', 'description', 'reference'];
 
 function experimentOf(scenario) {
   const copy = { ...scenario };
@@ -35,7 +36,7 @@ function openRunDirectory(dir, scenario) {
     const before = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
     if (experimentOf(before) !== experimentOf(scenario)) {
       const changed = Object.keys({ ...before, ...scenario }).filter((k) => !RESUMABLE_CHANGES.includes(k) && JSON.stringify(before[k]) !== JSON.stringify(scenario[k]));
-      throw new Error(`${dir} holds a run of a different scenario (or of an edited version of this one: ${changed.join(', ')} changed); give a new --out directory, or delete ${dir} to start over (only ${RESUMABLE_CHANGES.join(' and ')} may change on resume)`);
+      throw new Error(`${dir} holds a run of a different scenario (or of an edited version of this one: ${changed.join(', ')} changed); give a new --out directory, or delete ${dir} to start over (only ${RESUMABLE_CHANGES.join(', ')} may change on resume)`);
     }
     if (JSON.stringify(before) !== JSON.stringify(scenario)) writeAtomic(scenarioFile, text);
   } else if (fs.existsSync(dir) && fs.readdirSync(dir).length) {

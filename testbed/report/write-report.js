@@ -10,6 +10,7 @@ const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
 const { csvCell } = require('../qoe/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
+const { referencePivot } = require('./paper-reference');
 
 // Bars for these; the rest are tables only.
 const BAR_METRICS = ['startupDelaySeconds', 'rebufferRate', 'meanSeekWaitSeconds', 'averagePlaybackBitrate', 'packetLossRatio', 'mediaPlr', 'linkUtilization', 'overhead'];
@@ -117,8 +118,9 @@ function writeReport(runDir, o = {}) {
         return { label: g.label, value: s(c.mean), min: s(c.min), max: s(c.max) };
       }),
     }) : '';
-    return { m, t, bars };
+    return { m, t, bars, paper: referencePivot(groups, scenario.reference, m.key) };
   }).filter(Boolean);
+  const paperCaption = scenario.reference ? `The paper's figures (${scenario.reference.source}), same layout; - where it gives none` : '';
 
   const plots = choosePlots(records, groups, o.plots);
   const html = `<!doctype html>
@@ -138,7 +140,7 @@ ${ok} playbacks ok, ${failed.length} failed; ${emulated ? `through the link emul
 Cells: mean (min-max) over repetitions. Report generated ${generated}.</p>
 <h2>Network profiles</h2>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
-${sections.map(({ m, t, bars }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m)}\n${bars}`).join('\n')}
+${sections.map(({ m, t, bars, paper }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m)}\n${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
 <h2>Buffer level and bitrate over time</h2>
 <p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>
 ${plots.map(timeSeriesCharts).join('\n')}
@@ -148,7 +150,8 @@ ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>erro
   const md = [`# ${scenario.name}`, '', scenario.description || '', '',
     `Content ${scenario.content}, stop at ${scenario.durationSeconds} s, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean (min-max).`, '',
     '| profile | settings |', '| --- | --- |', ...profiles.map(([n, d]) => `| ${n} | ${d} |`), '',
-    ...sections.flatMap(({ m, t }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m), '']),
+    ...sections.flatMap(({ m, t, paper }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m), '',
+      ...(paper ? [`${paperCaption}:`, '', markdownTable(paper, m), ''] : [])]),
     ...(failed.length ? ['## Failed playbacks', '', ...failed.map((r) => `- ${r.id}: ${r.error}`), ''] : []),
   ].join('\n');
   const files = { html: path.join(runDir, 'report.html'), md: path.join(runDir, 'report.md'), csv: path.join(runDir, 'tables.csv') };

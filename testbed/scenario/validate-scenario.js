@@ -22,17 +22,20 @@
 //   networks                 profile names crossed in the matrix (default: all profiles)
 //   seekSchedules            {name: "40:100, 150:200" | [[40, 100], ...] | [{at, to}, ...]}
 //   switchSchedules          {name: [{atSeconds, network, outageSeconds, newAddress}, ...]}
+//   reference                the paper's own figures, shown beside ours in the report
+//                            (testbed/report/paper-reference.js)
 //
 // The matrix is transports x abrs x networks x seekSchedules x switchSchedules x repetitions.
 const { validateProfile } = require('./network-profile');
 const { ALGORITHMS } = require('../../player/abr');
 const { parseAutoBp } = require('../../player/transports/bp-controller');
+const { validateReference } = require('../report/paper-reference');
 
 const TRANSPORTS = ['http11', 'http10', 'h2', 'datachannel'];
 const ABRS = ['dashjs', 'basic', 'sara', 'bba2', 'fixed'];
 const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
 const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
-  'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules'];
+  'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference'];
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 class ScenarioError extends Error {
@@ -226,6 +229,7 @@ function validateScenario(raw, ctx) {
       for (const s of seeks) if (contentSeconds && s.to >= contentSeconds) problems.push(`seekSchedules.${n}: seek to ${s.to} s is past the content's end (${contentSeconds} s)`);
     }
   }
+  const reference = validateReference(raw.reference, { transports: transportLabels.filter(Boolean), abrs: labels, networks }, problems);
   if (problems.length) throw new ScenarioError(ctx.source, problems);
   return {
     name,
@@ -244,6 +248,7 @@ function validateScenario(raw, ctx) {
     networks,
     seekSchedules,
     switchSchedules,
+    ...(reference ? { reference } : {}),
   };
 }
 
