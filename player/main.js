@@ -9,6 +9,7 @@ const { parseRunConfig, runConfigToSearch, parseSeekSchedule, formatSeekSchedule
 const { TRANSPORTS } = require('./transports');
 const { ALGORITHMS } = require('./abr');
 const { drawLineChart, formatValue } = require('./ui/line-chart');
+const { fdspMediaLoss } = require('../shared/qoe/fdsp-media-loss');
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,11 +54,13 @@ function renderSummary(q) {
   ];
   const t = s.transport;
   if (t && t.plr !== undefined) {
+    const m = fdspMediaLoss(q.segments);
     rows.push(
       ['FDSP: BP now', `${t.bp} %${t.autoBp ? ` (dynamic, ${t.autoBp.minBp}-${t.autoBp.maxBp})` : ''}`],
       ['FDSP: PLR (lost / all packets)', `${(100 * t.plr).toFixed(2)} % (${t.lostChunks} / ${t.packets})`],
       ['FDSP: unreliable chunks lost', `${(100 * t.unreliableLossRatio).toFixed(2)} % (${t.lostChunks} / ${t.unreliableChunks})`],
       ['FDSP: late chunks / deadline stops', `${t.lateChunks} / ${t.deadlineStops}`],
+      ['FDSP: PLR of segments waited for in full (the network\'s part)', m && m.networkPlr !== null ? `${(100 * m.networkPlr).toFixed(2)} % (${m.networkLostChunks} / ${m.networkPackets})` : '-'],
       ['FDSP: reliable share of bytes', t.reliableShare === null ? '-' : `${(100 * t.reliableShare).toFixed(1)} %`],
     );
   }

@@ -4,13 +4,14 @@
 // libdatachannel peer in the server namespace, 100 ms RTT, clean and with 2 % loss both ways.
 // Issue 5's evidence: on the clean link PLR is 0 and every segment the player got is byte for
 // byte the file HTTP/1.1 serves; at 2 % loss BP 0 loses media and keeps playing, and BP 100
-// loses less than BP 0. Needs root (CI has it).
+// exposes fewer packets to the loss than BP 0. Needs root (CI has it).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { fnv1a32 } = require('../../shared/checksum/fnv1a32');
+const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CONTENT = path.join(REPO, 'content', 'sample');
@@ -49,7 +50,8 @@ describeAsRoot('npm run qoe -- scenarios/fdsp-smoke', () => {
     // The figures, for whoever reads the CI log.
     for (const [id, x] of Object.entries(rec).sort()) {
       const s = x.qoe.summary;
-      const t = s.transport && s.transport.plr !== undefined ? `, PLR ${(100 * s.transport.plr).toFixed(2)} % (${s.transport.lostChunks} lost, ${s.transport.lateChunks} late, ${s.transport.deadlineStops} deadline stops)` : '';
+      const m = fdspMediaLoss(x.qoe.segments);
+      const t = m ? `, PLR ${(100 * s.transport.plr).toFixed(2)} % (${s.transport.lostChunks} lost, ${s.transport.lateChunks} late, ${m.deadlineStops} deadline stops cutting ${m.deadlineLostChunks}), in full segments PLR ${m.networkPlr === null ? '-' : (100 * m.networkPlr).toFixed(2)} % (chunk loss ${m.networkChunkLoss === null ? '-' : (100 * m.networkChunkLoss).toFixed(2)} %, exposure ${(100 * m.exposure).toFixed(1)} %), reliable share ${(100 * s.transport.reliableShare).toFixed(1)} %` : '';
       process.stderr.write(`fdsp-smoke ${id}: rebuffer ${s.rebufferSeconds.toFixed(1)} s (${s.rebufferInstances}x)${t}, emulator drops ${JSON.stringify(x.counters.toClient.drops)}, client socket drops ${x.endpointDrops ? x.endpointDrops.client.udp.RcvbufErrors : '?'}\n`);
     }
   }, 900000);
@@ -93,12 +95,25 @@ describeAsRoot('npm run qoe -- scenarios/fdsp-smoke', () => {
     }
   });
 
-  test('2 % loss: BP 0 loses media and keeps playing; BP 100 loses less', () => {
+  test('2 % loss: BP 0 loses media and keeps playing; BP 100 exposes less of it to the loss', () => {
     const bp0 = rec['fdsp-bp0.rtt100-loss2'].qoe;
     const bp100 = rec['fdsp-bp100.rtt100-loss2'].qoe;
     expect(bp0.summary.transport.plr).toBeGreaterThan(0);
     expect(bp0.summary.playSeconds).toBeGreaterThan(20);
-    expect(bp100.summary.transport.plr).toBeLessThan(bp0.summary.transport.plr);
+    // PLR = (loss per unreliable chunk) x (share of packets sent unreliably). BP moves only the
+    // second factor, and in the sample I-slice data is ~10 % of the packets, so BP 100's
+    // expected PLR is ~10 % below BP 0's: less than the binomial noise of one 30 s playback
+    // (~1000-5000 packets at 2 %: +-10-20 %), and deadline stops add jumps of dozens of chunks
+    // (CI once saw BP 100 at 2.8 % against BP 0's 2.0 %). One run cannot order the two PLRs;
+    // it can show both factors: fewer packets exposed at BP 100, and on segments waited for in
+    // full, unreliable chunks lost at the network's rate, whatever the BP.
+    const loss0 = fdspMediaLoss(bp0.segments);
+    const loss100 = fdspMediaLoss(bp100.segments);
+    expect(loss100.exposure).toBeLessThan(loss0.exposure);
+    for (const m of [loss0, loss100]) {
+      expect(m.networkChunkLoss).toBeGreaterThan(0.005);
+      expect(m.networkChunkLoss).toBeLessThan(0.05);
+    }
     // BP 100 sends all I-slice data reliably: a larger reliable share than BP 0.
     expect(bp100.summary.transport.reliableShare).toBeGreaterThan(bp0.summary.transport.reliableShare);
     // A segment with lost chunks differs from the file (zeros in place of the lost bytes) and

@@ -3,6 +3,8 @@
 // name, a unit and where its value comes from in a playback record (run-directory.js), so the
 // CSV, the report and the progress line cannot disagree about what a number means.
 
+const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
+
 const COLUMNS = [
   ['id', '', (r) => r.id],
   ['transport', '', (r) => r.transport],
@@ -32,6 +34,10 @@ const COLUMNS = [
   ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
   // DataChannel (FDSP): media packets lost / all media packets, as the player counted them.
   ['mediaPlr', '', (r) => r.summary && r.summary.transport && r.summary.transport.plr !== undefined ? r.summary.transport.plr : null],
+  // The same split by cause (shared/qoe/fdsp-media-loss.js): segments waited for in full show
+  // what the network took; deadline stops cut the rest.
+  ['networkMediaPlr', '', (r) => { const m = r.qoe ? fdspMediaLoss(r.qoe.segments) : null; return m ? m.networkPlr : null; }],
+  ['deadlineStops', '', (r) => { const m = r.qoe ? fdspMediaLoss(r.qoe.segments) : null; return m ? m.deadlineStops : null; }],
   ['lateChunks', '', (r) => r.summary && r.summary.transport ? r.summary.transport.lateChunks ?? null : null],
   ['reliableShare', '', (r) => r.summary && r.summary.transport ? r.summary.transport.reliableShare ?? null : null],
   ['lateTimers', '', (r) => r.metrics && r.metrics.lateTimers],

@@ -16,6 +16,8 @@ const METRICS = [
   { key: 'switchCount', label: 'Bitrate switches', unit: '', scale: 1, digits: 1 },
   { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3 },
   { key: 'mediaPlr', label: 'Media packet loss ratio (DataChannel FDSP, lost / all media packets)', unit: '%', scale: 100, digits: 3 },
+  { key: 'networkMediaPlr', label: 'Media packet loss ratio in segments waited for in full (DataChannel FDSP: the network\'s part, deadline stops left out)', unit: '%', scale: 100, digits: 3 },
+  { key: 'deadlineStops', label: 'Segments stopped at their playout deadline (DataChannel FDSP)', unit: '', scale: 1, digits: 1 },
   { key: 'reliableShare', label: 'Share of bytes sent reliably (DataChannel FDSP)', unit: '%', scale: 100, digits: 1 },
   { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1 },
   { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2 },

@@ -1,0 +1,31 @@
+'use strict';
+const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
+
+test('splits lost chunks into segments waited for in full and segments stopped at the deadline', () => {
+  const m = fdspMediaLoss([
+    { packets: 100, unreliableChunks: 90, lostChunks: 2, stoppedAtDeadline: false },
+    { packets: 100, unreliableChunks: 90, lostChunks: 40, stoppedAtDeadline: true },
+    { packets: 200, unreliableChunks: 110, lostChunks: 2, stoppedAtDeadline: false },
+    { bytes: 5000 }, // an HTTP segment: no packets, ignored
+  ]);
+  expect(m).toEqual({
+    packets: 400, unreliableChunks: 290, lostChunks: 44, plr: 44 / 400, exposure: 290 / 400,
+    networkPackets: 300, networkUnreliableChunks: 200, networkLostChunks: 4, networkPlr: 4 / 300, networkChunkLoss: 4 / 200,
+    deadlineStops: 1, deadlineLostChunks: 40,
+  });
+});
+
+test('no DataChannel segments: null; every segment stopped at its deadline: no network PLR', () => {
+  expect(fdspMediaLoss([{ bytes: 1 }])).toBeNull();
+  expect(fdspMediaLoss(undefined)).toBeNull();
+  const m = fdspMediaLoss([{ packets: 10, lostChunks: 3, stoppedAtDeadline: true }]);
+  expect(m.networkPlr).toBeNull();
+  expect(m.networkChunkLoss).toBeNull();
+  expect(m.plr).toBeCloseTo(0.3, 12);
+});
+
+test('malformed entries are skipped, not summed as NaN', () => {
+  const m = fdspMediaLoss([null, { packets: 'x', lostChunks: 1 }, { packets: 50, lostChunks: NaN }, { packets: 50, lostChunks: 1 }]);
+  expect(m.packets).toBe(50);
+  expect(m.networkPlr).toBeCloseTo(0.02, 12);
+});
