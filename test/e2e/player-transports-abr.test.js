@@ -74,6 +74,11 @@ test.each(CASES)('%s with %s: plays, seeks, and reports sane QoE', async (transp
     expect(seg.lastByte).toBeGreaterThanOrEqual(seg.firstByte);
     expect(seg.firstByte).toBeGreaterThanOrEqual(seg.requestStart);
   }
+  // Each segment before the seek target is fetched once: dash.js 5's fast switching fetched
+  // the segment at the playhead again on every up-switch (segment 1 once per rung).
+  const before30 = qoe.segments.filter((seg) => (seg.index - 1) * seg.durationSeconds < 30 - 1e-6).map((seg) => seg.index);
+  expect(before30.length).toBeGreaterThan(2);
+  expect(new Set(before30).size).toBe(before30.length);
   // The lab's ABR decided (dash.js's rules are off): dash.js consults it before media
   // requests (not before the very first), and what was downloaded is what it chose.
   expect(qoe.decisions.length).toBeGreaterThan(s.segmentsDownloaded / 2);
