@@ -23,7 +23,6 @@ beforeAll(async () => {
 }, 300000);
 afterAll(async () => {
   if (origin) await origin.close();
-  // libdatachannel's threads would keep the test process alive.
   // No require('node-datachannel').cleanup(): called right after the peers closed it crashed
   // the jest worker with SIGSEGV every time (libdatachannel callbacks still in flight); the
   // worker exits through process.exit, which ends libdatachannel's threads anyway.

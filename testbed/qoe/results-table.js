@@ -35,9 +35,9 @@ const COLUMNS = [
   // DataChannel (FDSP): media packets lost / all media packets, as the player counted them.
   ['mediaPlr', '', (r) => r.summary && r.summary.transport && r.summary.transport.plr !== undefined ? r.summary.transport.plr : null],
   // The same split by cause (shared/qoe/fdsp-media-loss.js): segments waited for in full show
-  // what the network took; deadline stops cut the rest.
+  // what the network took; deadline stops (counted by the transport) cut the rest.
   ['networkMediaPlr', '', (r) => { const m = r.qoe ? fdspMediaLoss(r.qoe.segments) : null; return m ? m.networkPlr : null; }],
-  ['deadlineStops', '', (r) => { const m = r.qoe ? fdspMediaLoss(r.qoe.segments) : null; return m ? m.deadlineStops : null; }],
+  ['deadlineStops', '', (r) => r.summary && r.summary.transport ? r.summary.transport.deadlineStops ?? null : null],
   ['lateChunks', '', (r) => r.summary && r.summary.transport ? r.summary.transport.lateChunks ?? null : null],
   ['reliableShare', '', (r) => r.summary && r.summary.transport ? r.summary.transport.reliableShare ?? null : null],
   ['lateTimers', '', (r) => r.metrics && r.metrics.lateTimers],
