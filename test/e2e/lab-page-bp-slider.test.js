@@ -32,15 +32,19 @@ testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link: l
     lab.stdout.on('data', (c) => {
       out += c;
       const m = /^ {2}(http:\/\/10\.77\.\d+\.1:8080)\/$/m.exec(out);
-      if (m) {
+      // Both lines come in one write, which a pipe may still deliver in two pieces.
+      if (m && /network namespace labsrv\d+ /.test(out)) {
         clearTimeout(timer);
         resolve(m[1]);
       }
     });
     lab.once('exit', (code) => reject(new Error(`lab exited ${code}:\n${err}`)));
   });
-  const ns = /labsrv\d+/.exec(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }));
+  // The lab's own namespace, as it prints it: a run of ours killed hard elsewhere may have left
+  // other lab* namespaces on this machine (CI once picked such a leftover instead).
+  const ns = /network namespace (labsrv\d+)/.exec(out);
   expect(ns).not.toBeNull();
+  expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).toContain(ns[1]);
 
   // The browser runs in this machine's namespace, like a person's.
   browser = await launchChromium({ timeoutMs: 5 * 60 * 1000 });
@@ -90,5 +94,5 @@ testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link: l
   const code = await new Promise((resolve) => lab.once('exit', resolve));
   expect(code).toBe(0);
   expect(err).toMatch(/the emulated link is gone/);
-  expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(ns[0]);
+  expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0])).not.toContain(ns[1]);
 }, 420000);

@@ -177,6 +177,7 @@ async function main(argv) {
     `  ${base}/`,
     `  ${base}/?content=${args.values.content}&transport=datachannel&abr=bba2&bp=0`,
     `lab: HTTP/2: https://${link.serverIp}:8443/ (accept the certificate); request log: ${logFile}`,
+    `lab: the origin runs in network namespace ${link.serverNs} (its TCP state: ip netns exec ${link.serverNs} ss -ti)`,
     'lab: type KEY=VALUE to change the link, "counters", "reset" or "help"; Ctrl-C stops.',
     '',
   ].join('\n'));
