@@ -49,11 +49,49 @@ async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromi
     return { qoe: result.qoe, pageErrors, console: consoleLines, pageErrorsOnPage: result.errors, pageTimeOrigin };
   } catch (err) {
     if (signal && signal.aborted) throw new Error('aborted');
+    // What the page was doing when the run failed (a timeout above all): without it a failed
+    // playback is one line, and a player stuck with the whole media downloaded looks exactly
+    // like one starved by the network.
+    err.diagnostics = await within(5000, pageDiagnostics(browser.page));
+    if (err.diagnostics) err.diagnostics.console = consoleLines.slice(-50);
+    err.partialQoe = await within(5000, browser.page.evaluate(() => (window.lab && window.lab.qoe ? window.lab.qoe() : null)));
     throw err;
   } finally {
     if (signal) signal.removeEventListener('abort', onAbort);
     await browser.close();
   }
+}
+
+/** The media element's and the page's state, for a failed playback's record. */
+function pageDiagnostics(page) {
+  return page.evaluate(() => {
+    const v = document.querySelector('video');
+    const ranges = (r) => Array.from({ length: r ? r.length : 0 }, (_, i) => [r.start(i), r.end(i)].map((x) => Math.round(x * 1000) / 1000));
+    return {
+      labState: window.lab ? window.lab.state : null,
+      labErrors: window.lab ? window.lab.errors.slice(-20) : [],
+      video: v ? {
+        currentTime: v.currentTime,
+        duration: Number.isFinite(v.duration) ? v.duration : null,
+        paused: v.paused,
+        ended: v.ended,
+        seeking: v.seeking,
+        readyState: v.readyState,
+        networkState: v.networkState,
+        error: v.error ? `${v.error.code}: ${v.error.message}` : null,
+        buffered: ranges(v.buffered),
+      } : null,
+    };
+  });
+}
+
+/** The promise's value, or null if it fails or a hung page keeps it waiting past ms. */
+function within(ms, promise) {
+  let timer;
+  return Promise.race([
+    promise.catch(() => null),
+    new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms); }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 module.exports = { runPlayback };

@@ -56,6 +56,13 @@ test('a playback that fails is recorded with its error and the run goes on', asy
   const csv = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\n');
   expect(csv).toHaveLength(3);
   expect(csv[1]).toMatch(/,failed,/);
+  // The record says where the page was when time ran out, and the progress line too.
+  const rec = JSON.parse(fs.readFileSync(path.join(out, 'playbacks', 'http11.bba2.lan.r1.json'), 'utf8'));
+  expect(rec.error).toMatch(/Timeout 1000ms exceeded/);
+  expect(['starting', 'running']).toContain(rec.diagnostics.labState);
+  expect(rec.diagnostics.video.currentTime).toBeGreaterThanOrEqual(0);
+  expect(Array.isArray(rec.diagnostics.video.buffered)).toBe(true);
+  expect(r.err).toMatch(/\[1\/2\][^\n]*FAILED: [^\n]*\(page (starting|running): media time \d+\.\d s/);
   expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/## Failed playbacks/);
 }, 120000);
 

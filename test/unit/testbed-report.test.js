@@ -159,6 +159,10 @@ test('the progress line of a playback warns when the emulator fell behind', () =
   expect(describeOutcome(ok)).toBe('startup 1.23 s, rebuffer 5.0 % (2x), 2.50 Mbit/s, link use 80 %');
   expect(describeOutcome({ ...ok, counters: { lateTimers: { count: 3, maxMs: 12.5 } } })).toMatch(/WARNING: emulator timers late 3x \(max 12\.5 ms\)/);
   expect(describeOutcome({ status: 'failed', error: 'boom' })).toBe('FAILED: boom');
+  // A timeout says where the page was: stuck at the end with everything buffered is a player bug.
+  const diagnostics = { labState: 'running', video: { currentTime: 149.96, duration: 150, paused: false, ended: false, readyState: 2, error: null, buffered: [[0, 149.96]] } };
+  expect(describeOutcome({ status: 'failed', error: 'Timeout', diagnostics }))
+    .toBe('FAILED: Timeout (page running: media time 150.0 s of 150.0, buffered 0-149.96, playing, readyState 2)');
 });
 
 test('the progress line shows FDSP PLR and warns of drops outside the emulator', () => {

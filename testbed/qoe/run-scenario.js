@@ -42,7 +42,11 @@ function parseOnly(text) {
 }
 
 function describeOutcome(r) {
-  if (r.status !== 'ok') return `FAILED: ${r.error}`;
+  if (r.status !== 'ok') {
+    const v = r.diagnostics && r.diagnostics.video;
+    const where = v ? ` (page ${r.diagnostics.labState}: media time ${v.currentTime.toFixed(1)} s${v.duration !== null ? ` of ${v.duration.toFixed(1)}` : ''}, buffered ${v.buffered.map(([a, b]) => `${a}-${b}`).join(' ') || 'nothing'}, ${v.paused ? 'paused' : 'playing'}${v.ended ? ', ended' : ''}, readyState ${v.readyState}${v.error ? `, error ${v.error}` : ''})` : '';
+    return `FAILED: ${r.error}${where}`;
+  }
   const s = r.summary;
   const parts = [
     `startup ${s.startupDelaySeconds === null ? '-' : s.startupDelaySeconds.toFixed(2)} s`,
@@ -266,7 +270,13 @@ async function runScenario(o) {
           interrupted = true;
           break; // an interrupted playback is not a result: resume runs it again
         }
-        Object.assign(record, { status: 'failed', error: err.message });
+        Object.assign(record, {
+          status: 'failed',
+          error: err.message,
+          // The page's state at the failure and the QoE so far: not results, what to look into.
+          ...(err.diagnostics ? { diagnostics: err.diagnostics } : {}),
+          ...(err.partialQoe ? { partialQoe: err.partialQoe } : {}),
+        });
       }
       record.wallSeconds = (Date.now() - startedAt.getTime()) / 1000;
       record.origin = summarizeRequestLog(readRequestLog(ctx.logFile));
