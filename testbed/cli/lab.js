@@ -14,6 +14,7 @@ const { loadScenario } = require('../scenario/load-scenario');
 const { validateProfile, mergeProfile, profileToLinkSettings, describeProfile } = require('../scenario/network-profile');
 const { createEmulatedLink, setCongestionControl, EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
 const { startOriginInNamespace } = require('../qoe/origin-in-namespace');
+const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -137,6 +138,8 @@ async function main(argv) {
     if (err instanceof EmulationUnavailableError) fail(`${err.message} (without emulation: npm run origin)`);
     throw err;
   }
+  const notice = leftoverNotice();
+  if (notice) process.stderr.write(`lab: ${notice}\n`);
   const contentDir = path.resolve(args.values['content-dir'] || path.join(REPO, 'content'));
   const dataDir = path.resolve(args.values['data-dir'] || path.join(REPO, 'data'));
   await buildIfAbsent(args.values.content, contentDir, { who: 'lab' });

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { profileToLinkSettings, describeProfile, mergeProfile } = require('../scenario/network-profile');
 const { createEmulatedLink, setCongestionControl, requireRoot } = require('../netem/namespace-link');
+const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { runPlayback } = require('../run-playback');
@@ -186,6 +187,10 @@ async function runScenario(o) {
   const totalSeconds = todo.reduce((a, p) => a + p.expectedSeconds, 0);
   print(`${scenario.name}: ${playbacks.length} playbacks (${playbacks.length - todo.length} already done), ${todo.length} to run, about ${formatSeconds(totalSeconds)} (m:ss)`);
   print(`run directory: ${o.runDir}`);
+  if (o.emulate) {
+    const notice = leftoverNotice();
+    if (notice) print(notice);
+  }
   if (!o.emulate) print('warning: running WITHOUT network emulation (--no-emulation): every playback uses loopback; network profiles and switch schedules are ignored');
 
   const ctx = {
