@@ -21,6 +21,17 @@ function segmentLookup(index) {
 }
 
 /**
+ * The content's segment index (sizes per segment and representation, which the ABRs read).
+ * It is the lab's metadata, not part of the stream: a testbed run loads it with the page,
+ * before the link is shaped (see main.js), as it loads dash.js.
+ */
+async function fetchContentIndex(content) {
+  const response = await fetch(`/content/${encodeURIComponent(content)}/index.json`, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`content "${content}" has no segment index (${response.status}); is it built?`);
+  return response.json();
+}
+
+/**
  * @param {object} o
  * @param {object} o.dashjs, o.video
  * @param {object} o.urls          origin listener URLs (GET /api/info)
@@ -33,12 +44,11 @@ function segmentLookup(index) {
  * @param {boolean} [o.keepBitrateOnSeek]  hold the pre-seek representation until the target plays (paper 002)
  * @param {number} [o.bp]          DataChannel transport: Bitstream Prioritization 0-100 (paper 000)
  * @param {(e: object) => void} [o.onUpdate]
+ * @param {object} [o.index]       the content's segment index, if already loaded (else fetched)
  */
 async function startPlayback(o) {
   const contentBase = `/content/${encodeURIComponent(o.content)}`;
-  const indexResponse = await fetch(`${contentBase}/index.json`, { cache: 'no-store' });
-  if (!indexResponse.ok) throw new Error(`content "${o.content}" has no segment index (${indexResponse.status}); is it built?`);
-  const index = await indexResponse.json();
+  const index = o.index || await fetchContentIndex(o.content);
   const lookup = segmentLookup(index);
   let player = null;
   const transport = createTransport(o.transport, o.urls, { bp: o.bp, bufferLevel: () => (player ? player.getBufferLength('video') || 0 : 0) });
@@ -181,4 +191,4 @@ async function startPlayback(o) {
   return { player, recorder, transport, stop, ended, qoe: () => finalRecord || recorder.toJSON(), index };
 }
 
-module.exports = { startPlayback, segmentLookup };
+module.exports = { startPlayback, fetchContentIndex, segmentLookup };
