@@ -75,3 +75,30 @@ test.each(CASES)('the sample plays over the %s listener (%s)', async (listener, 
     await browser.close();
   }
 });
+
+// The testbed shapes the link while the page is held (hold=1) and streaming starts after: what
+// the page loads before the hold is not part of the measurement, what it loads after is. The
+// segment index is lab metadata: it must be in before the hold, and no MPD or segment yet.
+test('a held page has loaded the segment index and nothing of the stream', async () => {
+  const browser = await launchChromium({ timeoutMs: 60000 });
+  try {
+    await browser.page.goto(`${origin.urls.http11}/?content=sample&transport=http11&abr=bba2&autostart=1&hold=1`);
+    await browser.page.waitForFunction(() => window.lab && ['held', 'error'].includes(window.lab.state), null, { timeout: 30000, polling: 100 });
+    // Anything a held page still fetched would show up within a moment.
+    await new Promise((r) => setTimeout(r, 1000));
+    const state = await browser.page.evaluate(() => ({
+      state: window.lab.state,
+      loaded: performance.getEntriesByType('resource').filter((e) => e.responseEnd > 0).map((e) => new URL(e.name).pathname),
+    }));
+    expect(state.state).toBe('held');
+    expect(state.loaded).toContain('/content/sample/index.json');
+    expect(state.loaded.filter((p) => /manifest\.mpd$|\.m4s$/.test(p))).toEqual([]);
+    await browser.page.evaluate(() => window.lab.go());
+    await browser.page.waitForFunction(() => window.lab.state === 'running' && document.querySelector('video').currentTime > 1, null, { timeout: 60000, polling: 250 });
+    // Going on did not fetch the index again.
+    const indexLoads = await browser.page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/index.json')).length);
+    expect(indexLoads).toBe(1);
+  } finally {
+    await browser.close();
+  }
+}, 120000);
