@@ -4,7 +4,7 @@
 // testbed/netem/leftover-namespaces.js). Processes are never touched: a namespace with one
 // inside is reported and kept.
 const { parseArgs } = require('node:util');
-const { removeLeftoverNamespaces, DEFAULT_MIN_AGE_MS } = require('../netem/leftover-namespaces');
+const { isLabNamespace, removeLeftoverNamespaces, DEFAULT_MIN_AGE_MS } = require('../netem/leftover-namespaces');
 
 const USAGE = `Usage: npm run cleanup -- [NAME ...] [--dry-run] [--min-age SECONDS]
 
@@ -43,7 +43,7 @@ function main(argv) {
     process.stderr.write(`cleanup: --min-age must be a number of seconds >= 0, got "${args.values['min-age']}"\n`);
     return 2;
   }
-  const bad = args.positionals.filter((n) => !/^lab(srv|cli)\d+$/.test(n));
+  const bad = args.positionals.filter((n) => !isLabNamespace(n));
   if (bad.length) {
     process.stderr.write(`cleanup: ${bad.join(', ')}: not a namespace of this project (lab<srv|cli><N>); only those are removed\n`);
     return 2;

@@ -5,13 +5,13 @@
 // them. A namespace with a process inside belongs to a run still going: it is left alone; so
 // is one made in the last minute, which a starting run has not yet put its origin into.
 const fs = require('node:fs');
-const { execFileSync } = require('node:child_process');
+const { ip, namespaceNames, namespacePids } = require('./ip-netns');
 
-const OURS = /^lab(srv|cli)\d+$/;
 const DEFAULT_MIN_AGE_MS = 60000;
 
-function ip(...args) {
-  return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+/** Named as createEmulatedLink names its namespaces. */
+function isLabNamespace(name) {
+  return /^lab(srv|cli)\d+$/.test(name);
 }
 
 /**
@@ -19,18 +19,17 @@ function ip(...args) {
  * @param {string[]} [names]  only these (default: every lab<srv|cli>N)
  */
 function listLabNamespaces(names = null) {
-  let listing;
+  let all;
   try {
-    listing = ip('netns', 'list');
+    all = namespaceNames();
   } catch {
     return []; // no iproute2, or no namespaces directory yet
   }
-  return listing.split('\n').map((l) => l.split(' ')[0])
-    .filter((name) => OURS.test(name) && (!names || names.includes(name)))
+  return all.filter((name) => isLabNamespace(name) && (!names || names.includes(name)))
     .map((name) => {
       let pids = [];
       try {
-        pids = ip('netns', 'pids', name).split(/\s+/).filter(Boolean).map(Number);
+        pids = namespacePids(name);
       } catch { /* deleted meanwhile */ }
       let ageMs = null;
       try {
@@ -86,4 +85,4 @@ function removeLeftoverNamespaces({ names = null, minAgeMs = DEFAULT_MIN_AGE_MS,
   return { removed, kept, errors };
 }
 
-module.exports = { listLabNamespaces, leftoverNamespaces, leftoverNotice, removeLeftoverNamespaces, DEFAULT_MIN_AGE_MS };
+module.exports = { isLabNamespace, listLabNamespaces, leftoverNamespaces, leftoverNotice, removeLeftoverNamespaces, DEFAULT_MIN_AGE_MS };

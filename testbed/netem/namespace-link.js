@@ -12,6 +12,7 @@ const path = require('node:path');
 const dgram = require('node:dgram');
 const { spawn, execFileSync } = require('node:child_process');
 const readline = require('node:readline');
+const { ip, namespaceNames, namespacePids } = require('./ip-netns');
 
 class EmulationUnavailableError extends Error {}
 
@@ -30,9 +31,6 @@ function requireRoot() {
   }
 }
 
-function ip(...args) {
-  return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 async function freeUdpPorts(n) {
   const sockets = await Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
@@ -102,8 +100,8 @@ async function createEmulatedLink(o = {}) {
       // Processes inside our namespaces survive `ip netns del`: end them first, by PID.
       for (const ns of [names.serverNs, names.clientNs]) {
         try {
-          for (const pid of ip('netns', 'pids', ns).split(/\s+/).filter(Boolean)) {
-            try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+          for (const pid of namespacePids(ns)) {
+            try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
           }
         } catch { /* namespace absent */ }
       }
@@ -132,9 +130,9 @@ async function createEmulatedLink(o = {}) {
   try {
     // Leftovers of a run of ours that was killed hard (same index): remove them first.
     for (const ns of [names.serverNs, names.clientNs]) {
-      if (ip('netns', 'list').split('\n').some((l) => l.split(' ')[0] === ns)) {
-        for (const pid of ip('netns', 'pids', ns).split(/\s+/).filter(Boolean)) {
-          try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+      if (namespaceNames().includes(ns)) {
+        for (const pid of namespacePids(ns)) {
+          try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
         }
         ip('netns', 'del', ns);
       }
