@@ -149,11 +149,17 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
   installExitHooks();
   const exe = chromiumExecutable();
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-'));
+  // Chromium's singleton socket goes into a directory under TMPDIR that only a clean browser
+  // shutdown removes; ended by signal, it left one org.chromium.Chromium.* in /tmp per launch.
+  // Under the profile directory, it goes when the profile does.
+  const tmpDir = path.join(userDataDir, 'tmp');
+  fs.mkdirSync(tmpDir);
   // detached: Chromium becomes the leader of its own process group, so its renderer, GPU and
   // utility processes can be ended together through the PID we hold, and nothing else.
   const child = spawn(exe, [...BASE_ARGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', ...args, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
+    env: { ...process.env, TMPDIR: tmpDir },
   });
   const record = { child, userDataDir };
   running.add(record);

@@ -160,7 +160,7 @@ class PlaybackRecorder {
     if (a.unreliableChunks !== undefined) {
       Object.assign(entry, {
         bp: a.bp, reliableBytes: a.reliableBytes, unreliableBytes: a.unreliableBytes, packets: a.packets, unreliableChunks: a.unreliableChunks,
-        lostChunks: a.lostChunks, plr: a.plr, stoppedAtDeadline: a.stoppedAtDeadline,
+        lostChunks: a.lostChunks, plr: a.plr, stoppedAtDeadline: a.stoppedAtDeadline, finishedBy: a.finishedBy,
       });
     }
     this.segments.push(entry);

@@ -49,6 +49,9 @@ class DataChannelTransport {
     this.nextId = 1;
     this.totals = {
       requests: 0, reliableBytes: 0, unreliableBytes: 0, packets: 0, unreliableChunks: 0, lostChunks: 0, lateChunks: 0,
+      // Late chunks by what ended their response: after the playout deadline they are expected;
+      // after END's grace on a clean link they mean the grace was too short.
+      lateChunksAfterDeadline: 0, lateChunksAfterEnd: 0,
       duplicates: 0, deadlineStops: 0, errors: 0,
     };
   }
@@ -162,8 +165,11 @@ class DataChannelTransport {
     if (!p) {
       if (f.type === 'DATA' && channel === 'unreliable' && this.finished.has(f.requestId)) {
         // Too late: the response was already handed over with this chunk zero-filled.
+        const a = this.finished.get(f.requestId);
         this.totals.lateChunks += 1;
-        this.finished.get(f.requestId).lateChunks += 1;
+        if (a.finishedBy === 'deadline') this.totals.lateChunksAfterDeadline += 1;
+        else this.totals.lateChunksAfterEnd += 1;
+        a.lateChunks += 1;
       }
       return;
     }
@@ -214,7 +220,7 @@ class DataChannelTransport {
       Object.assign(accounting, {
         // Bytes that arrived (what throughput and overhead are about), not the zero-filled size.
         bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
-        unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio, stoppedAtDeadline: why === 'deadline',
+        unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio, stoppedAtDeadline: why === 'deadline', finishedBy: why,
       });
       const t = this.totals;
       t.requests += 1;

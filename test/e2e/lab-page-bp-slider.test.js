@@ -4,6 +4,7 @@
 // "DataChannel (FDSP)", starts at BP 0 and moves the BP slider to 100 while it plays. The
 // segments after the move are sent with BP 100 and lose less than those before; the page's
 // QoE table shows the BP and the PLR; Ctrl-C removes the link. Needs root (CI has it).
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { launchChromium } = require('../../testbed/chromium');
@@ -16,9 +17,11 @@ if (!isRoot) process.stderr.write('lab-page-bp-slider needs root (network namesp
 
 let lab = null;
 let browser = null;
+let requestLog = null;
 afterAll(async () => {
   if (browser) await browser.close();
   if (lab && lab.exitCode === null) lab.kill('SIGKILL');
+  if (requestLog) fs.rmSync(path.dirname(requestLog), { recursive: true, force: true });
 });
 
 testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link: later segments go at BP 100, more of them reliably', async () => {
@@ -45,6 +48,7 @@ testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link: l
   const ns = /network namespace (labsrv\d+)/.exec(out);
   expect(ns).not.toBeNull();
   expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).toContain(ns[1]);
+  requestLog = /request log: (\S+)/.exec(out + err)[1];
 
   // The browser runs in this machine's namespace, like a person's.
   browser = await launchChromium({ timeoutMs: 5 * 60 * 1000 });
@@ -94,5 +98,8 @@ testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link: l
   const code = await new Promise((resolve) => lab.once('exit', resolve));
   expect(code).toBe(0);
   expect(err).toMatch(/the emulated link is gone/);
+  // The page's requests stay readable after the lab stopped.
+  expect(err).toContain(`the request log stays at ${requestLog}`);
+  expect(fs.readFileSync(requestLog, 'utf8')).toContain('"path":"/content/sample/index.json"');
   expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0])).not.toContain(ns[1]);
 }, 420000);

@@ -38,7 +38,8 @@ While it runs, type on stdin:
   reset           back to the starting settings
   counters        packets, bytes and drops per direction since the start
   help            this list
-Ctrl-C (or end of input) stops the origin and removes the emulated link.
+Ctrl-C (or end of input) stops the origin and removes the emulated link. The origin's request
+log (printed at start, under the system's temp directory) is kept if anything was requested.
 
 Options:
   --profile NAME     the profile of SCENARIO to start with
@@ -154,6 +155,11 @@ async function main(argv) {
       stopping = (async () => {
         if (origin) await origin.close().catch(() => {});
         if (link) await link.close().catch(() => {});
+        // The request log is the one record of what the page fetched: kept if it has anything.
+        let logged = 0;
+        try { logged = fs.statSync(logFile).size; } catch { /* the origin never started */ }
+        if (logged > 0) process.stderr.write(`lab: the request log stays at ${logFile}\n`);
+        else fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
         process.stderr.write('lab: stopped; the emulated link is gone\n');
         return code;
       })();
