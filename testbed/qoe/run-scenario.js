@@ -112,7 +112,9 @@ async function runEmulatedPlayback(p, ctx) {
         for (const e of p.switches) {
           timers.push(setTimeout(() => {
             const next = profileToLinkSettings(mergeProfile(ctx.scenario.profiles[e.network], p.abr.link), { repetition: p.repetition });
-            const entry = { atSeconds: (Date.now() - linkClockWallMs) / 1000, network: e.network, clientIp: null };
+            // The wall time too, to line the switch up with the origin's request log.
+            const now = Date.now();
+            const entry = { atSeconds: (now - linkClockWallMs) / 1000, at: new Date(now).toISOString(), network: e.network, clientIp: null };
             try {
               if (e.newAddress) entry.clientIp = link.switchClientAddress();
               link.configure('toClient', next.toClient).catch((err) => { entry.error = err.message; });

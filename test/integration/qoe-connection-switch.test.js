@@ -1,0 +1,104 @@
+'use strict';
+// Connection switches as paper 002 Table 4 runs them (npm run qoe -- scenarios/switch-smoke):
+// mid-playback the client's interface changes network with a 2 s outage and a new address.
+// The old TCP connections must die, HTTP/1.1 and HTTP/2 must reconnect from the new address,
+// the new network's rate must apply, and playback must go on to the end. Needs root (CI has it).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { ensureContent } = require('../../origin/content/ensure-content');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const isRoot = process.getuid() === 0;
+const describeAsRoot = isRoot ? describe : describe.skip;
+if (!isRoot) process.stderr.write('qoe-connection-switch needs root (network namespaces, TUN): skipped\n');
+
+function runCli(args) {
+  const child = spawn(process.execPath, [path.join(REPO, 'testbed', 'cli', 'qoe.js'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c) => { err += c; });
+  child.stdout.resume();
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, err })));
+}
+
+describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
+  let tmp;
+  const rec = {};
+  const logs = {};
+  beforeAll(async () => {
+    await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-switch-'));
+    const run = path.join(tmp, 'run');
+    const r = await runCli(['scenarios/switch-smoke', '--out', run, '--no-report']);
+    if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
+    for (const f of fs.readdirSync(path.join(run, 'playbacks'))) {
+      const x = JSON.parse(fs.readFileSync(path.join(run, 'playbacks', f), 'utf8'));
+      rec[x.transport] = x;
+      logs[x.transport] = fs.readFileSync(path.join(run, 'logs', `${x.id}.requests.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const s = x.qoe.summary;
+      process.stderr.write(`switch-smoke ${x.id}: switches ${JSON.stringify(x.switchLog)}, rebuffer ${s.rebufferSeconds.toFixed(1)} s (${s.rebufferInstances}x), connections ${[...new Set(logs[x.transport].map((e) => e.connectionId))].join(' ')}, drops ${JSON.stringify(x.counters.toClient.drops)}\n`);
+    }
+  }, 600000);
+  afterAll(() => {
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('both playbacks played to the end through the switches', () => {
+    expect(Object.keys(rec).sort()).toEqual(['h2', 'http11']);
+    for (const x of Object.values(rec)) {
+      expect(x.status).toBe('ok');
+      expect(x.emulated).toBe(true);
+      expect(x.qoe.summary.playSeconds).toBeGreaterThan(35);
+    }
+  });
+
+  test('each switch happened on time with a new client address, and the outage dropped packets', () => {
+    for (const x of Object.values(rec)) {
+      expect(x.switchLog.map((e) => [e.network, e.error])).toEqual([['lte', undefined], ['wifi', undefined]]);
+      expect(x.switchLog[0].atSeconds).toBeGreaterThan(9.9);
+      expect(x.switchLog[0].atSeconds).toBeLessThan(10.5);
+      expect(x.switchLog[1].atSeconds).toBeGreaterThan(24.9);
+      expect(x.switchLog[1].atSeconds).toBeLessThan(25.5);
+      // The emulated client starts at .2 and alternates.
+      expect(x.switchLog.map((e) => e.clientIp.split('.')[3])).toEqual(['3', '2']);
+      // The player kept asking during the outages: those packets met a link that was down.
+      expect(x.counters.toServer.drops.down + x.counters.toClient.drops.down).toBeGreaterThan(0);
+    }
+  });
+
+  test('media after each switch comes over connections opened after it, never the old ones', () => {
+    for (const [transport, x] of Object.entries(rec)) {
+      const media = logs[transport].filter((e) => e.status === 200 && !e.aborted && /\.m4s$/.test(e.path || ''));
+      const periods = [null, ...x.switchLog.map((e) => Date.parse(e.at))];
+      // Connections that served media in each network period (between switches, after the outage).
+      const connectionsIn = periods.map((from, i) => {
+        const to = periods[i + 1] ?? Infinity;
+        return new Set(media.filter((e) => {
+          const t = Date.parse(e.time);
+          return (from === null || t > from + 2500) && t < to;
+        }).map((e) => e.connectionId));
+      });
+      for (const set of connectionsIn) expect(set.size).toBeGreaterThan(0);
+      for (let i = 1; i < connectionsIn.length; i += 1) {
+        for (const id of connectionsIn[i]) {
+          for (let j = 0; j < i; j += 1) expect(connectionsIn[j].has(id)).toBe(false);
+        }
+      }
+    }
+  });
+
+  test("the new network's rate applies: segments on LTE come no faster than its 2.4 Mbit/s", () => {
+    for (const x of Object.values(rec)) {
+      const [toLte, toWifi] = x.switchLog.map((e) => e.atSeconds * 1000);
+      // Segments requested and finished inside the LTE period (after the outage), on the link's clock.
+      const onLte = x.qoe.segments.filter((s) => s.requestStart + x.pageToLinkMs > toLte + 2000 && s.lastByte + x.pageToLinkMs < toWifi && s.bytes > 50000);
+      expect(onLte.length).toBeGreaterThan(0);
+      for (const s of onLte) {
+        const mbps = (8 * s.bytes) / ((s.lastByte - s.firstByte) * 1000);
+        // 25 % for a first byte seen late by the page; WiFi would be 3.9.
+        expect(mbps).toBeLessThan(2.4 * 1.25);
+      }
+    }
+  });
+});
