@@ -205,6 +205,18 @@ describe('the paper\'s figures beside ours', () => {
     expect(referencePivot(groups, undefined, 'rebufferSeconds')).toBeNull();
   });
 
+  test('an entry with a switch schedule fills only that row; rows are network / switch schedule', () => {
+    const groups = aggregate([
+      record({ transport: 'http11', abr: 'basic', network: 'wifi', switchSchedule: 'wifi-lte', repetition: 1, summary: { rebufferRate: 0.01 } }),
+      record({ transport: 'http11', abr: 'basic', network: 'wifi', switchSchedule: 'wifi-3g', repetition: 1, summary: { rebufferRate: 0.2 } }),
+    ]);
+    const ref = { source: 'paper 002 Tables 8-9', entries: [{ transport: 'http11', abr: 'basic', network: 'wifi', switch: 'wifi-3g', values: { rebufferRate: 0.13 } }] };
+    const paper = referencePivot(groups, ref, 'rebufferRate');
+    expect(paper.rowHeader).toBe('network / switchSchedule');
+    expect(paper.rows).toEqual(['wifi / wifi-lte', 'wifi / wifi-3g']);
+    expect(paper.cells.map((row) => row.map((c) => (c ? c.mean : null)))).toEqual([[null], [0.13]]);
+  });
+
   test('report.md shows the paper\'s table after ours, naming the source', () => {
     const fs = require('node:fs');
     const os = require('node:os');

@@ -231,6 +231,26 @@ describe('reference: the paper\'s figures beside ours', () => {
     expect('reference' in validateScenario(base(), ctx)).toBe(false);
   });
 
+  test('an entry may name a switch schedule, which must be one of the scenario\'s', () => {
+    const withSwitches = { ...base(), profiles: { lan: { rttMs: 20, rateMbps: 10 }, lte: { rttMs: 100, rateMbps: 2 } }, networks: ['lan'], switchSchedules: { away: [{ atSeconds: 5, network: 'lte' }] } };
+    const s = validateScenario({ ...withSwitches, reference: { source: 'p', entries: [{ transport: 'h2', network: 'lan', switch: 'away', rebufferRate: 0.03 }] } }, ctx);
+    expect(s.reference.entries).toEqual([{ transport: 'h2', network: 'lan', switch: 'away', values: { rebufferRate: 0.03 } }]);
+    expect(problemsOf({ ...withSwitches, reference: { source: 'p', entries: [{ transport: 'h2', network: 'lan', switch: 'home', rebufferRate: 0 }] } }).join())
+      .toMatch(/entries\[0\].switch "home" is not one of the scenario's switch schedules \(away\)/);
+    expect(problemsOf({ ...base(), reference: { source: 'p', entries: [{ transport: 'h2', network: 'lan', switch: 'away', rebufferRate: 0 }] } }).join())
+      .toMatch(/switch "away" is not one of the scenario's switch schedules \(it has none\)/);
+  });
+
+  test('paper 002\'s scenarios carry its TCP figures: Tables 5-7 per ABR and network, Tables 8-9 per ABR and switch pattern', () => {
+    const dir = path.join(__dirname, '..', '..', 'testbed', 'scenarios');
+    const seek = loadScenario(path.join(dir, 'paper002-frameseek.yaml')).scenario.reference.entries;
+    expect(seek).toHaveLength(9);
+    expect(seek.find((e) => e.abr === 'sara' && e.network === '3g').values).toEqual({ averagePlaybackBitrate: 2870000, meanSeekWaitSeconds: 2.42, rebufferRate: 0.06 });
+    const sw = loadScenario(path.join(dir, 'paper002-connswitch.yaml')).scenario.reference.entries;
+    expect(sw).toHaveLength(6);
+    expect(sw.find((e) => e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averagePlaybackBitrate: 2910000, rebufferRate: 0.13 });
+  });
+
   test('paper000-fdsp carries paper 000 Table 3 for every BP and TCP at every RTT', () => {
     const { scenario } = loadScenario(path.join(__dirname, '..', '..', 'testbed', 'scenarios', 'paper000-fdsp.yaml'));
     expect(scenario.reference.entries).toHaveLength(30);

@@ -10,18 +10,20 @@
 //       - { transport: http11, abr: fixed-4M, network: rtt50, rebufferSeconds: 1.147, rebufferInstances: 1 }
 // Values are in the metric's own unit (the keys of aggregate.js's METRICS: seconds, ratios,
 // bit/s), not the report's display unit, so the report scales ours and the paper's alike.
-// `abr` may be left out when the scenario has one ABR per transport.
+// `abr` may be left out when the scenario has one ABR per transport. `switch` names a switch
+// schedule, for papers whose rows are interface-switch patterns (paper 002 Tables 8-9); an
+// entry without it stands for every schedule.
 const { METRICS, pivot } = require('./aggregate');
 
 const METRIC_KEYS = METRICS.map((m) => m.key);
-const ENTRY_KEYS = ['transport', 'abr', 'network'];
+const ENTRY_KEYS = ['transport', 'abr', 'network', 'switch'];
 const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Checks a scenario's `reference` against its labels; problems are pushed, all at once.
  * @param {*} raw
- * @param {{transports: string[], abrs: string[], networks: string[]}} names  the scenario's labels
+ * @param {{transports: string[], abrs: string[], networks: string[], switchSchedules?: string[]}} names  the scenario's labels
  * @param {string[]} problems
  * @returns {{source: string, entries: object[]}|null}
  */
@@ -45,6 +47,8 @@ function validateReference(raw, names, problems) {
     if (!names.transports.includes(e.transport)) problems.push(`${at}.transport ${show(e.transport)} is not one of the scenario's transports (${names.transports.join(', ')})`);
     if (e.abr !== undefined && !names.abrs.includes(e.abr)) problems.push(`${at}.abr ${show(e.abr)} is not one of the scenario's ABRs (${names.abrs.join(', ')})`);
     if (!names.networks.includes(e.network)) problems.push(`${at}.network ${show(e.network)} is not one of the scenario's networks (${names.networks.join(', ')})`);
+    const schedules = names.switchSchedules || [];
+    if (e.switch !== undefined && !schedules.includes(e.switch)) problems.push(`${at}.switch ${show(e.switch)} is not one of the scenario's switch schedules (${schedules.join(', ') || 'it has none'})`);
     const values = {};
     for (const [k, v] of Object.entries(e)) {
       if (ENTRY_KEYS.includes(k)) continue;
@@ -53,17 +57,18 @@ function validateReference(raw, names, problems) {
       else values[k] = v;
     }
     if (!Object.keys(values).length) problems.push(`${at} gives no metric value`);
-    const key = `${e.transport}|${e.abr ?? '*'}|${e.network}`;
-    if (seen.has(key)) problems.push(`${at}: ${e.transport}${e.abr ? ` / ${e.abr}` : ''} on ${e.network} is given twice`);
+    const key = `${e.transport}|${e.abr ?? '*'}|${e.network}|${e.switch ?? '*'}`;
+    if (seen.has(key)) problems.push(`${at}: ${e.transport}${e.abr ? ` / ${e.abr}` : ''} on ${e.network}${e.switch ? ` / ${e.switch}` : ''} is given twice`);
     seen.add(key);
-    entries.push({ transport: e.transport, ...(e.abr !== undefined ? { abr: e.abr } : {}), network: e.network, values });
+    entries.push({ transport: e.transport, ...(e.abr !== undefined ? { abr: e.abr } : {}), network: e.network, ...(e.switch !== undefined ? { switch: e.switch } : {}), values });
     return undefined;
   });
   return { source: raw.source, entries };
 }
 
 function entryFor(reference, key) {
-  return reference.entries.find((e) => e.transport === key.transport && (e.abr === undefined || e.abr === key.abr) && e.network === key.network);
+  return reference.entries.find((e) => e.transport === key.transport && (e.abr === undefined || e.abr === key.abr) && e.network === key.network
+    && (e.switch === undefined || e.switch === key.switchSchedule));
 }
 
 /**

@@ -229,7 +229,7 @@ function validateScenario(raw, ctx) {
       for (const s of seeks) if (contentSeconds && s.to >= contentSeconds) problems.push(`seekSchedules.${n}: seek to ${s.to} s is past the content's end (${contentSeconds} s)`);
     }
   }
-  const reference = validateReference(raw.reference, { transports: transportLabels.filter(Boolean), abrs: labels, networks }, problems);
+  const reference = validateReference(raw.reference, { transports: transportLabels.filter(Boolean), abrs: labels, networks, switchSchedules: raw.switchSchedules ? Object.keys(switchSchedules) : [] }, problems);
   if (problems.length) throw new ScenarioError(ctx.source, problems);
   return {
     name,
