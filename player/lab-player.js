@@ -115,10 +115,17 @@ async function startPlayback(o) {
           const nextSegmentSizes = known ? reps.map((r) => (r.segments[nextNumber - 1] || r.segments[r.segments.length - 1]).size) : null;
           const lowest = reps[0];
           const ids = ladder.map((l) => l.id);
+          const holdCurrent = Boolean(o.keepBitrateOnSeek && recorder.seekPending);
+          // Paper 002 §3.1 keeps "the bitrate ... of the last played segment before the
+          // seeking": the rung on screen when the seek was asked for, not the last one
+          // requested, which a full buffer puts many rungs higher (BASIC climbs one rung per
+          // segment, 40 s ahead of playback).
+          const held = holdCurrent ? ids.indexOf(recorder.representationAtSeek) : -1;
           return {
             // Before the first media segment nothing has been requested yet: the algorithm
             // picks its own starting rung (BASIC and SARA the lowest, as in the papers).
             ...(recorder.segments.length === 0 ? { currentIndex: null } : {}),
+            ...(held >= 0 ? { currentIndex: held } : {}),
             bufferLevelSeconds,
             segmentDurationSeconds: segDur,
             // A download timed at 0 ms (a cached or instant response) carries no throughput.
@@ -132,7 +139,7 @@ async function startPlayback(o) {
             started: recorder.timeline.some((e) => e.type === 'playing'),
             playing: !o.video.paused,
             justSeeked: recorder.seekPending,
-            holdCurrent: Boolean(o.keepBitrateOnSeek && recorder.seekPending),
+            holdCurrent,
           };
         },
         onDecision: (d) => recorder.decision(d),
@@ -185,6 +192,19 @@ async function startPlayback(o) {
   o.video.addEventListener('ended', () => setTimeout(stop, 0), { once: true });
 
   recorder.start();
+  // dash.js fetches a seek's target segment at the representation it last requested, without
+  // asking the ABR rules ("right after a seek we should not immediately check the playback
+  // quality", ScheduleController). Paper 002 holds the one on screen, so that is set by hand,
+  // on every seek (scheduled or the viewer's). Registered after the recorder's own 'seeking'
+  // listener, which notes what was on screen.
+  o.video.addEventListener('seeking', () => {
+    if (!o.keepBitrateOnSeek || !recorder.seekPending || recorder.representationAtSeek === null) return;
+    try {
+      player.setRepresentationForTypeById('video', recorder.representationAtSeek);
+    } catch (err) {
+      recorder.error(`keeping the bitrate across a seek: ${err.message}`);
+    }
+  });
   // Absolute: dash.js's CMCD reporter builds URL objects from request URLs and throws on a
   // relative MPD URL.
   player.initialize(o.video, new URL(`${contentBase}/manifest.mpd`, location.href).href, true);

@@ -62,7 +62,9 @@
  * @property {boolean} [justSeeked]   true from a seek until playback resumes at the target; an
  *   algorithm reacts once, on the first decision where it turns true (it keeps that in state)
  * @property {boolean} [holdCurrent]  keep the current rung (paper 002 §3.1: "we kept the
- *   requested bitrate unchanged during seeking"); the caller sets it while a seek is pending
+ *   requested bitrate unchanged during seeking"); the caller sets it while a seek is pending,
+ *   with currentIndex at the rung that was on screen when the seek was asked for ("the last
+ *   played segment before the seeking")
  */
 
 function describe(value) {

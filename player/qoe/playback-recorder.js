@@ -94,7 +94,9 @@ class PlaybackRecorder {
   seek(from, to, { scheduled = false } = {}) {
     // The element fires 'seeking' for a scheduled seek too; that one must not count twice.
     this.scheduledSeekStarting = scheduled;
-    this.event('seek', { from, to });
+    // What was on screen when the viewer asked: paper 002 holds that bitrate across the seek.
+    this.representationAtSeek = this.renderedRepresentationId ?? null;
+    this.event('seek', { from, to, representationId: this.representationAtSeek });
     const token = {};
     this.pendingSeek = token;
     const v = this.video;
@@ -128,6 +130,7 @@ class PlaybackRecorder {
   /** The representation on screen changed. */
   quality(representation) {
     this.currentBitrate = representation.bandwidth;
+    this.renderedRepresentationId = representation.id;
     this.event('quality', { bandwidth: representation.bandwidth, representationId: representation.id });
     this.bitrateSeries.push([this.now(), representation.bandwidth]);
   }
