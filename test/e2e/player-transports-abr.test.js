@@ -118,3 +118,26 @@ test('keeping the pre-seek bitrate holds the representation on screen at the see
   const firstSegmentAfter = qoe.segments.find((x) => x.requestStart > seek.t);
   expect(firstSegmentAfter.representationId).toBe(onScreen.representationId);
 }, 120000);
+
+test("a viewer's own seek (the video controls) holds the rung on screen too", async () => {
+  const { launchChromium } = require('../../testbed/chromium');
+  const browser = await launchChromium({ timeoutMs: 120000 });
+  try {
+    const { page } = browser;
+    await page.goto(`${origin.urls.http11}/?content=sample&transport=http11&abr=basic&keep=1&stop=46&autostart=1`);
+    await page.waitForFunction(() => document.getElementById('video').currentTime >= 8, null, { timeout: 60000, polling: 100 });
+    // What dragging the seek bar does: set the element's time.
+    await page.evaluate(() => { document.getElementById('video').currentTime = 40; });
+    await page.waitForFunction(() => window.lab && window.lab.state === 'done', null, { timeout: 90000, polling: 500 });
+    const qoe = await page.evaluate(() => window.lab.done);
+    const seek = qoe.timeline.find((e) => e.type === 'seek');
+    const onScreen = qoe.timeline.filter((e) => e.type === 'quality' && e.t < seek.t).pop();
+    expect(seek.to).toBe(40);
+    expect(seek.representationId).toBe(onScreen.representationId);
+    expect(qoe.decisions.filter((d) => d.t < seek.t).pop().bandwidth).toBeGreaterThan(onScreen.bandwidth);
+    expect(qoe.segments.find((x) => x.requestStart > seek.t).representationId).toBe(onScreen.representationId);
+    expect(qoe.summary.seeks[0].waitSeconds).toBeGreaterThan(0);
+  } finally {
+    await browser.close();
+  }
+}, 180000);
