@@ -5,18 +5,11 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { runQoeCli } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');
 let tmp;
-
-function runCli(args) {
-  const child = spawn(process.execPath, [path.join(REPO, 'testbed', 'cli', 'qoe.js'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (c) => { err += c; });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, err })));
-}
 
 function scenario(name, extra) {
   const file = path.join(tmp, `${name}.json`);
@@ -34,7 +27,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 test('--no-emulation: plays on loopback, records it, and the report says the network was not emulated', async () => {
   const out = path.join(tmp, 'run-ok');
-  const r = await runCli([scenario('loop', {}), '--no-emulation', '--out', out]);
+  const r = await runQoeCli([scenario('loop', {}), '--no-emulation', '--out', out]);
   expect(r.err).toMatch(/WITHOUT network emulation/);
   expect(r.code).toBe(0);
   const rec = JSON.parse(fs.readFileSync(path.join(out, 'playbacks', 'http11.bba2.lan.r1.json'), 'utf8'));
@@ -48,7 +41,7 @@ test('--no-emulation: plays on loopback, records it, and the report says the net
 test('a playback that fails is recorded with its error and the run goes on', async () => {
   const out = path.join(tmp, 'run-fail');
   // 1 s is not enough for any playback: both repetitions fail, the second still runs.
-  const r = await runCli([scenario('tooshort', { timeoutSeconds: 1, repetitions: 2 }), '--no-emulation', '--out', out]);
+  const r = await runQoeCli([scenario('tooshort', { timeoutSeconds: 1, repetitions: 2 }), '--no-emulation', '--out', out]);
   expect(r.code).toBe(1);
   expect(r.err).toMatch(/\[1\/2\][^\n]*FAILED/);
   expect(r.err).toMatch(/\[2\/2\][^\n]*FAILED/);
@@ -69,12 +62,12 @@ test('a playback that fails is recorded with its error and the run goes on', asy
 test('bad scenarios and options are refused before anything runs', async () => {
   const bad = path.join(tmp, 'bad.yaml');
   fs.writeFileSync(bad, 'content: sample\ntransports: [http3]\nabrs: [bba2]\nprofiles: { lan: { rttMs: -1 } }\n');
-  const r = await runCli([bad, '--no-emulation', '--out', path.join(tmp, 'never')]);
+  const r = await runQoeCli([bad, '--no-emulation', '--out', path.join(tmp, 'never')]);
   expect(r.code).toBe(2);
   expect(r.err).toMatch(/transports\[0\] "http3" is not a transport/);
   expect(r.err).toMatch(/profiles\.lan\.rttMs must be a number >= 0/);
   expect(fs.existsSync(path.join(tmp, 'never'))).toBe(false);
-  const only = await runCli([scenario('x', {}), '--only', 'colour=red']);
+  const only = await runQoeCli([scenario('x', {}), '--only', 'colour=red']);
   expect(only.code).toBe(2);
   expect(only.err).toMatch(/--only "colour=red" is not KEY=VALUE/);
 }, 60000);

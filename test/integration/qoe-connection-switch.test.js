@@ -6,21 +6,13 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { runQoeCli } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
 if (!isRoot) process.stderr.write('qoe-connection-switch needs root (network namespaces, TUN): skipped\n');
-
-function runCli(args) {
-  const child = spawn(process.execPath, [path.join(REPO, 'testbed', 'cli', 'qoe.js'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (c) => { err += c; });
-  child.stdout.resume();
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, err })));
-}
 
 describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
   let tmp;
@@ -30,7 +22,7 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-switch-'));
     const run = path.join(tmp, 'run');
-    const r = await runCli(['scenarios/switch-smoke', '--out', run, '--no-report']);
+    const r = await runQoeCli(['scenarios/switch-smoke', '--out', run, '--no-report']);
     if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
     for (const f of fs.readdirSync(path.join(run, 'playbacks'))) {
       const x = JSON.parse(fs.readFileSync(path.join(run, 'playbacks', f), 'utf8'));

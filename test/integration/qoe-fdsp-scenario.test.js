@@ -8,24 +8,16 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { fnv1a32 } = require('../../shared/checksum/fnv1a32');
 const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
+const { runQoeCli } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CONTENT = path.join(REPO, 'content', 'sample');
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
 if (!isRoot) process.stderr.write('qoe-fdsp-scenario needs root (network namespaces, TUN): skipped\n');
-
-function runCli(args) {
-  const child = spawn(process.execPath, [path.join(REPO, 'testbed', 'cli', 'qoe.js'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (c) => { err += c; });
-  child.stdout.resume();
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, err })));
-}
 
 const digests = new Map();
 function fileDigest(seg) {
@@ -40,7 +32,7 @@ describeAsRoot('npm run qoe -- scenarios/fdsp-smoke', () => {
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fdsp-'));
-    const r = await runCli(['scenarios/fdsp-smoke', '--out', path.join(tmp, 'run'), '--no-report']);
+    const r = await runQoeCli(['scenarios/fdsp-smoke', '--out', path.join(tmp, 'run'), '--no-report']);
     if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
     const dir = path.join(tmp, 'run', 'playbacks');
     for (const f of fs.readdirSync(dir)) {

@@ -7,26 +7,14 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { runQoeCli } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');
-const CLI = path.join(REPO, 'testbed', 'cli', 'qoe.js');
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
 if (!isRoot) process.stderr.write('qoe-smoke-scenario needs root (network namespaces, TUN): skipped\n');
-
-function runCli(args, { onStderr, uid } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], ...(uid ? { uid, gid: uid } : {}) });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c) => { out += c; });
-  child.stderr.on('data', (c) => {
-    err += c;
-    if (onStderr) onStderr(err, child);
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err, pid: child.pid })));
-}
 
 const labNamespaces = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').filter((l) => /^lab(srv|cli)/.test(l));
 
@@ -44,7 +32,7 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
 
   test('Ctrl-C during a playback: exit 130, everything it started is gone, nothing half-recorded', async () => {
     let sent = false;
-    const r = await runCli(['scenarios/smoke', '--out', runDir], {
+    const r = await runQoeCli(['scenarios/smoke', '--out', runDir], {
       onStderr: (err, child) => {
         // Interrupt the first playback while it plays (the page is up ~2 s after its label).
         if (!sent && /\[1\/4\]/.test(err)) {
@@ -61,7 +49,7 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
   }, 120000);
 
   test('resumed: four playbacks through the emulator, the RTT and the rate cap in the timings, a report', async () => {
-    const r = await runCli(['scenarios/smoke', '--out', runDir]);
+    const r = await runQoeCli(['scenarios/smoke', '--out', runDir]);
     expect(r.err).toMatch(/4 playbacks \(0 already done\), 4 to run/);
     expect(r.code).toBe(0);
     expect(labNamespaces()).toEqual(before);
@@ -102,14 +90,14 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
   }, 400000);
 
   test('a finished run resumed again runs nothing', async () => {
-    const r = await runCli(['scenarios/smoke', '--out', runDir]);
+    const r = await runQoeCli(['scenarios/smoke', '--out', runDir]);
     expect(r.err).toMatch(/4 playbacks \(4 already done\), 0 to run/);
     expect(r.code).toBe(0);
   }, 60000);
 
   test('without root: a clear refusal that names --no-emulation, and no run directory', async () => {
     const out = path.join(path.dirname(runDir), 'nobody');
-    const r = await runCli(['scenarios/smoke', '--out', out], { uid: 65534 });
+    const r = await runQoeCli(['scenarios/smoke', '--out', out], { uid: 65534 });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/network emulation needs root/);
     expect(r.err).toMatch(/--no-emulation/);

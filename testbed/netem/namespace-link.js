@@ -14,6 +14,16 @@ const { spawn, execFileSync } = require('node:child_process');
 const readline = require('node:readline');
 const { ip, namespaceNames, namespacePids } = require('./ip-netns');
 
+/**
+ * Ends, by PID, every process in one of this link's own namespaces: they survive `ip netns del`.
+ * Throws when the namespace does not exist.
+ */
+function killProcessesInOwnNamespace(ns) {
+  for (const pid of namespacePids(ns)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+}
+
 class EmulationUnavailableError extends Error {}
 
 function requireRoot() {
@@ -30,7 +40,6 @@ function requireRoot() {
     }
   }
 }
-
 
 async function freeUdpPorts(n) {
   const sockets = await Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
@@ -100,9 +109,7 @@ async function createEmulatedLink(o = {}) {
       // Processes inside our namespaces survive `ip netns del`: end them first, by PID.
       for (const ns of [names.serverNs, names.clientNs]) {
         try {
-          for (const pid of namespacePids(ns)) {
-            try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-          }
+          killProcessesInOwnNamespace(ns);
         } catch { /* namespace absent */ }
       }
       for (const c of children) {
@@ -131,9 +138,7 @@ async function createEmulatedLink(o = {}) {
     // Leftovers of a run of ours that was killed hard (same index): remove them first.
     for (const ns of [names.serverNs, names.clientNs]) {
       if (namespaceNames().includes(ns)) {
-        for (const pid of namespacePids(ns)) {
-          try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-        }
+        killProcessesInOwnNamespace(ns);
         ip('netns', 'del', ns);
       }
     }
