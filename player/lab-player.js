@@ -6,6 +6,7 @@
 const { createTransport } = require('./transports');
 const { createTransportLoader } = require('./dash/transport-loader');
 const { createCustomAbrRule, builtInRulesOff } = require('./dash/custom-abr-rule');
+const { nextSegmentNumber } = require('./dash/next-segment-number');
 const { PlaybackRecorder } = require('./qoe/playback-recorder');
 const { ALGORITHMS } = require('./abr');
 
@@ -108,8 +109,7 @@ async function startPlayback(o) {
         inputs: (ladder) => {
           const bufferLevelSeconds = player.getBufferLength('video') || 0;
           const segDur = index.segmentDuration;
-          // The next segment to be requested is the one at the end of the buffer.
-          const nextNumber = Math.floor((o.video.currentTime + bufferLevelSeconds) / segDur + 1e-6) + 1;
+          const nextNumber = nextSegmentNumber(o.video.currentTime, bufferLevelSeconds, segDur);
           const reps = ladder.map((l) => repsById.get(l.id));
           const known = reps.every(Boolean);
           const nextSegmentSizes = known ? reps.map((r) => (r.segments[nextNumber - 1] || r.segments[r.segments.length - 1]).size) : null;
@@ -133,6 +133,7 @@ async function startPlayback(o) {
               .filter((s) => s.lastByte > s.requestStart && s.bytes > 0)
               .slice(-20)
               .map((s) => ({ bytes: s.bytes, seconds: (s.lastByte - s.requestStart) / 1000, representationIndex: ids.indexOf(s.representationId) })),
+            nextSegmentNumber: nextNumber,
             nextSegmentSizes,
             averageSegmentSizes: known ? reps.map((r) => meanSize.get(r.id)) : null,
             upcomingLowestRungSizes: lowest ? lowest.segments.slice(nextNumber - 1).map((x) => x.size) : null,

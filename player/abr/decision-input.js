@@ -57,6 +57,8 @@
  * @property {number[]|null} [upcomingLowestRungSizes]  bytes of the upcoming segments at the
  *   LOWEST rung, next segment first, as many as the content has up to BBA-2's look-ahead window
  *   (2 x its buffer). Absent: BBA-2 uses a fixed-fraction reservoir and says so.
+ * @property {number} [nextSegmentNumber]  the 1-based number of the segment being decided for, the
+ *   one the size arrays start at (informational: recorded with each decision)
  * @property {boolean} [started]      playback has shown its first frame (informational)
  * @property {boolean} [playing]      the playhead is advancing now (informational)
  * @property {boolean} [justSeeked]   true from a seek until playback resumes at the target; an

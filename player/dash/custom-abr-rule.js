@@ -63,7 +63,7 @@ function createCustomAbrRule({ dashjs, algorithm, params, inputs, onDecision, on
       // thresholds) is dash.js's schedule delay.
       rulesContext.getScheduleController().setTimeToLoadDelay(decision.delayMs || 0);
       if (onDecision) {
-        onDecision({ representationId: chosen.id, bandwidth: chosen.bandwidth, delayMs: decision.delayMs || 0, reason: decision.reason, bufferLevelSeconds: input.bufferLevelSeconds });
+        onDecision({ representationId: chosen.id, bandwidth: chosen.bandwidth, delayMs: decision.delayMs || 0, reason: decision.reason, bufferLevelSeconds: input.bufferLevelSeconds, segmentNumber: input.nextSegmentNumber ?? null });
       }
       return switchRequest;
     }
