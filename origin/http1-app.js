@@ -6,6 +6,7 @@
 const http = require('node:http');
 const express = require('express');
 const { logResponse, logRejectedRequest } = require('./request-log');
+const { answerAndDrop } = require('./answer-and-drop');
 
 // What the parser's complaint means for the client, as node:http's own default handler maps it.
 const STATUS_FOR_CLIENT_ERROR = {
@@ -54,7 +55,7 @@ function createHttp1Server({ router, log, listener, closeEachConnection }) {
     }
     const [status, reason] = STATUS_FOR_CLIENT_ERROR[err.code] || [400, 'Bad Request'];
     logRejectedRequest(log, connectionInfo(socket, '1.1'), status);
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    answerAndDrop(socket, `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   // Idle keep-alive connections end on their own after this; close() ends them at once.
   server.keepAliveTimeout = 5000;

@@ -85,6 +85,11 @@ function logResponse(log, req, res, info) {
   // Decided on 'close', which both APIs emit once per response, complete or not. 'finish'
   // cannot tell: node:http2's compatibility layer emits it even for a stream the client reset.
   res.on('close', () => write(wasCutShort(res)));
+  // A response queued behind others on a pipelined HTTP/1.1 connection emits no 'close' when
+  // the client drops the connection; its request does, so it is logged as aborted from there.
+  req.once('close', () => {
+    if (!res.writableFinished) write(true);
+  });
 }
 
 /**

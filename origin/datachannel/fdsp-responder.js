@@ -65,6 +65,11 @@ class FdspResponder {
     this.open = new Map(); // requestId -> state
   }
 
+  /** Requests being answered now. */
+  get openRequests() {
+    return this.open.size;
+  }
+
   error(requestId, status, message) {
     this.o.reliable.push(requestId, frames.encodeError(requestId, status, message));
   }
@@ -77,7 +82,13 @@ class FdspResponder {
     this.open.set(requestId, state);
     let file;
     try {
-      const { pathname } = new URL(req.url, 'http://origin.invalid');
+      let pathname;
+      try {
+        ({ pathname } = new URL(req.url, 'http://origin.invalid'));
+      } catch {
+        // A client's unparsable URL ("http://[") is the client's error, not the origin's.
+        throw new UnsafePathError(`not a valid URL: ${JSON.stringify(String(req.url).slice(0, 200))}`, 400);
+      }
       if (!pathname.startsWith('/content/')) throw new UnsafePathError(`only /content/ is served over the DataChannel, not ${pathname}`, 404);
       file = resolveSafePath(this.o.contentDir, pathname.slice('/content/'.length));
       const stat = await fs.promises.stat(file).catch(() => null);

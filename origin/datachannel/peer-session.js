@@ -13,6 +13,9 @@ const nodeDataChannel = require('node-datachannel');
 const { decodeFrame, encodeError, FrameError } = require('../../shared/fdsp/frames');
 const { ChannelPump } = require('./channel-pump');
 const { FdspResponder } = require('./fdsp-responder');
+const { closeReason } = require('./close-reason');
+const { RequestRateLimit } = require('./request-rate-limit');
+const { MAX_OPEN_REQUESTS } = require('./fdsp-responder');
 
 // SCTP's own send buffer. libdatachannel raises usrsctp's to 1 MiB for throughput, but
 // bufferedAmount() does not count what sits there, so the pumps kept it full: on a lossy
@@ -52,6 +55,7 @@ class PeerSession {
     this.o = o;
     this.closed = false;
     this.badFrames = 0;
+    this.requestRate = new RequestRateLimit();
     this.idleTimeoutMs = o.idleTimeoutMs || 60000;
     // No auto-negotiation: creating the channels would otherwise make this side offer too.
     this.pc = new nodeDataChannel.PeerConnection(`lab-peer-${o.id}`, { iceServers: [], ...(o.bindAddress ? { bindAddress: o.bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
@@ -70,15 +74,31 @@ class PeerSession {
     this.pc.onStateChange((state) => {
       if (state === 'failed' || state === 'closed') this.close(`peer connection ${state}`);
     });
-    this.reliable.onMessage((msg) => this.onFrame(msg));
+    this.reliable.onMessage((msg) => this.guarded('frame', () => this.onFrame(msg)));
     this.unreliable.onMessage(() => this.strike(0, new FrameError('wrong-channel', 'requests go on the reliable channel')));
     this.reliable.onClosed(() => this.close('reliable channel closed'));
     this.connectTimer = setTimeout(() => { if (!this.reliable.isOpen()) this.close('the DataChannels did not open in time'); }, CONNECT_TIMEOUT_MS);
     this.touch();
 
-    o.ws.on('message', (data, isBinary) => this.onSignal(data, isBinary));
+    o.ws.on('message', (data, isBinary) => this.guarded('signaling', () => this.onSignal(data, isBinary)));
     o.ws.on('close', () => this.close('signaling closed'));
     o.ws.on('error', () => this.close('signaling failed'));
+  }
+
+  /**
+   * Runs a handler of client input. Whatever a client sends must end at most its own session:
+   * an exception escaping an event handler here would end the process, and every player's
+   * session and listener with it.
+   */
+  guarded(what, fn) {
+    try {
+      fn();
+    } catch (err) {
+      process.stderr.write(`origin: DataChannel session ${this.o.id}: unexpected error handling ${what}: ${err.stack || err.message}\n`);
+      try {
+        this.close(`internal error handling ${what}`);
+      } catch { /* closing is best effort here */ }
+    }
   }
 
   signal(obj) {
@@ -127,17 +147,23 @@ class PeerSession {
       if (err instanceof FrameError) return this.strike(0, err);
       throw err;
     }
-    if (frame.type === 'REQUEST') this.responder.handle(frame.requestId, frame.payload);
+    if (frame.type === 'REQUEST') {
+      // Refusals for too many requests are strikes too: a flood of well-formed REQUESTs was
+      // otherwise answered 429 by 429 for as long as the client kept sending.
+      if (this.responder.openRequests >= MAX_OPEN_REQUESTS) return this.strike(frame.requestId, new FrameError('too-many-open', `at most ${MAX_OPEN_REQUESTS} requests may be open at once`), 429);
+      if (!this.requestRate.take()) return this.strike(frame.requestId, new FrameError('rate', `more than ${this.requestRate.perSecond} requests a second (bursts of ${this.requestRate.burst})`), 429);
+      this.responder.handle(frame.requestId, frame.payload);
+    }
     else if (frame.type === 'CANCEL') this.responder.cancel(frame.requestId);
     else this.strike(frame.requestId, new FrameError('unexpected', `a client does not send ${frame.type}`));
     return undefined;
   }
 
-  /** A malformed frame: answered with an ERROR frame; too many and the session is closed. */
-  strike(requestId, err) {
+  /** A malformed or refused frame: answered with an ERROR frame; too many and the session is closed. */
+  strike(requestId, err, status = 400) {
     this.badFrames += 1;
-    this.pumps.reliable.push(requestId, encodeError(requestId, 400, `${err.code}: ${err.message}`));
-    if (this.badFrames > MAX_BAD_FRAMES) this.close(`more than ${MAX_BAD_FRAMES} malformed frames`);
+    this.pumps.reliable.push(requestId, encodeError(requestId, status, `${err.code}: ${err.message}`));
+    if (this.badFrames > MAX_BAD_FRAMES) this.close(`more than ${MAX_BAD_FRAMES} malformed or refused frames`);
   }
 
   close(why) {
@@ -153,7 +179,13 @@ class PeerSession {
       try { c.close(); } catch { /* already closed */ }
     }
     try { this.pc.close(); } catch { /* already closed */ }
-    if (this.o.ws.readyState === 0 || this.o.ws.readyState === 1) this.o.ws.close(1000, String(why).slice(0, 120));
+    if (this.o.ws.readyState === 0 || this.o.ws.readyState === 1) {
+      try {
+        this.o.ws.close(1000, closeReason(why));
+      } catch {
+        this.o.ws.terminate(); // the reason cannot break the close
+      }
+    }
     if (this.o.onClose) this.o.onClose(why);
   }
 }

@@ -5,6 +5,7 @@
 const { WebSocketServer } = require('ws');
 const { PeerSession } = require('./peer-session');
 const { PriorityMaps } = require('./fdsp-responder');
+const { answerAndDrop } = require('../answer-and-drop');
 
 const PATH = '/fdsp';
 
@@ -27,7 +28,7 @@ function createSignalingServer(o) {
   let nextId = 1;
 
   function refuse(socket, status, text) {
-    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    answerAndDrop(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
   }
 
   /** For the 'upgrade' event of an http.Server. */

@@ -116,3 +116,45 @@ test('hostile signaling is refused with a reason and the socket closed; limits h
   const res = await fetch(`${origin.urls.http11}/healthz`);
   expect(res.status).toBe(200);
 }, 60000);
+
+test('D5: an unparsable URL in a REQUEST is the client\'s error (400), not the origin\'s (500)', async () => {
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  try {
+    // new URL('http://[') threw, and the responder answered 500 "internal error".
+    await expect(c.fetch('http://[')).rejects.toMatchObject({ status: 400 });
+    await expect(c.fetch('/content/sample/manifest.mpd')).resolves.toMatchObject({ head: { status: 200 } });
+  } finally {
+    c.close();
+  }
+  const entry = logged.filter((e) => e.protocol === 'datachannel' && e.path === 'http://[');
+  expect(entry.map((e) => e.status)).toEqual([400]);
+}, 60000);
+
+test('D6: a flood of REQUESTs on one session is refused and ends the session; the origin serves on', async () => {
+  const frames = require('../../shared/fdsp/frames');
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  const closed = new Promise((resolve) => c.ws.once('close', (code, reason) => resolve(reason.toString())));
+  const before = logged.length;
+  try {
+    // The probe's 5,000 requests in 5 s were answered one by one (429 once 16 were open, which
+    // did not count as misbehaving) and the session lived on.
+    for (let id = 1; id <= 5000; id++) {
+      try {
+        c.reliable.sendMessageBinary(frames.encodeRequest(100000 + id, { url: '/content/sample/manifest.mpd', range: null, bp: 100, deadlineMs: null }));
+      } catch {
+        break; // the channel closed under us: what the test waits for
+      }
+      if (id % 500 === 0) await new Promise((r) => setTimeout(r, 500));
+    }
+    const reason = await Promise.race([closed, new Promise((r) => setTimeout(() => r(null), 15000))]);
+    expect(reason).toMatch(/more than 10 malformed or refused frames/);
+    // Served at most the burst the session allows, not thousands.
+    const served = logged.slice(before).filter((e) => e.protocol === 'datachannel' && e.status === 200).length;
+    expect(served).toBeLessThanOrEqual(64);
+    expect(c.errorsWithoutRequest.filter((e) => e.status === 429).length).toBeGreaterThan(0);
+  } finally {
+    c.close();
+  }
+  const res = await fetch(`${origin.urls.http11}/healthz`);
+  expect(res.status).toBe(200);
+}, 60000);

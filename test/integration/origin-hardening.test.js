@@ -1,0 +1,136 @@
+'use strict';
+// Defects a hostile probe of the origin found, each reproduced as the probe did it, on
+// loopback: every test here failed before its fix (each says how it failed).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const net = require('node:net');
+const crypto = require('node:crypto');
+const WebSocket = require('ws');
+const { startOrigin } = require('../../origin/start-origin');
+const { createHttp1Server } = require('../../origin/http1-app');
+const { createRequestLog } = require('../../origin/request-log');
+const { LINGER_MS } = require('../../origin/answer-and-drop');
+
+let tmp;
+let contentDir;
+let origin;
+const logged = [];
+// Bigger than the socket buffers, so a response queued behind it cannot be flushed.
+const SEGMENT = crypto.randomBytes(4 * 1024 * 1024);
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-hardening-'));
+  contentDir = path.join(tmp, 'content');
+  fs.mkdirSync(path.join(contentDir, 'demo'), { recursive: true });
+  fs.writeFileSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'), SEGMENT);
+  origin = await startOrigin({
+    http11Port: 0, http10Port: 0, h2Port: 0, contentDir, playerDir: path.join(tmp, 'player'), dataDir: path.join(tmp, 'data'), log: (e) => logged.push(e),
+  });
+});
+
+afterAll(async () => {
+  if (origin) await origin.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** This process's descriptors open on `file` (the origin runs in this process). */
+function openDescriptorsOn(file) {
+  let n = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`) === file) n += 1;
+    } catch { /* closed meanwhile */ }
+  }
+  return n;
+}
+
+async function healthz() {
+  const res = await fetch(`${origin.urls.http11}/healthz`);
+  return res.status;
+}
+
+test('D1: a signaling message whose error quotes non-ASCII text closes that session, not the origin', async () => {
+  // The close reason quoted 120 characters of the message type; "é" is 2 bytes, so the reason
+  // passed ws's 123-byte limit, close() threw RangeError out of the error handler, and the
+  // process exited (before the fix: /healthz refused, connection reset).
+  const result = await new Promise((resolve) => {
+    const ws = new WebSocket(origin.urls.fdsp);
+    const got = [];
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'é'.repeat(90) })));
+    ws.on('message', (d) => got.push(JSON.parse(String(d))));
+    ws.on('close', (code, reason) => resolve({ got, code, reason: reason.toString() }));
+    ws.on('error', () => {});
+  });
+  expect(result.got[0]).toMatchObject({ type: 'error' });
+  expect(result.got[0].message).toContain('unknown signaling message type');
+  expect(result.code).toBe(1000);
+  expect(result.reason).toMatch(/^bad signaling: unknown signaling message type "é+…$/);
+  expect(Buffer.byteLength(result.reason)).toBeLessThanOrEqual(123);
+  expect(await healthz()).toBe(200);
+}, 30000);
+
+test('D3: segments queued behind others on a pipelined connection that drops are closed, and logged as aborted', async () => {
+  const file = fs.realpathSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'));
+  const port = new URL(origin.urls.http11).port;
+  const before = openDescriptorsOn(file);
+  logged.length = 0;
+  // 20 connections x 5 pipelined GETs of a 4 MB segment, never read, then dropped (the probe
+  // left 40 descriptors open for good; 440 were still open 28 minutes later).
+  const clients = await Promise.all(Array.from({ length: 20 }, () => new Promise((resolve, reject) => {
+    const c = net.connect(port, '127.0.0.1', () => {
+      c.pause();
+      c.write('GET /content/demo/chunk-0-00001.m4s HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(5));
+      resolve(c);
+    });
+    c.on('error', reject);
+  })));
+  await sleep(500);
+  expect(openDescriptorsOn(file)).toBeGreaterThan(before); // they really were being served
+  for (const c of clients) c.destroy();
+  let open = Infinity;
+  for (let i = 0; i < 50 && open > before; i++) {
+    await sleep(100);
+    open = openDescriptorsOn(file);
+  }
+  expect(open).toBe(before);
+  // Every request that was read is in the log, none of them complete.
+  const segmentEntries = logged.filter((e) => e.path === '/content/demo/chunk-0-00001.m4s');
+  expect(segmentEntries.length).toBeGreaterThanOrEqual(20);
+  expect(segmentEntries.every((e) => e.aborted)).toBe(true);
+  expect(await healthz()).toBe(200);
+}, 30000);
+
+test('D4: a client refused by the parser is let go of even if it never closes its half', async () => {
+  // socket.end() alone left the server's socket half-closed for as long as the client kept
+  // its half open (1,000 such clients held 1,000 descriptors in FIN-WAIT-2).
+  const server = createHttp1Server({ router: () => {}, log: createRequestLog(), listener: 'http11', closeEachConnection: false });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const sockets = [];
+  try {
+    const replies = await Promise.all(Array.from({ length: 5 }, () => new Promise((resolve, reject) => {
+      // allowHalfOpen: the client does not answer the server's FIN with its own.
+      const c = net.connect({ port: server.address().port, host: '127.0.0.1', allowHalfOpen: true }, () => c.write('NOT HTTP AT ALL\r\n\r\n'));
+      sockets.push(c);
+      let text = '';
+      c.on('data', (d) => { text += d; });
+      c.on('end', () => resolve(text));
+      c.on('error', reject);
+    })));
+    for (const r of replies) expect(r).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const connections = () => new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    let n = await connections();
+    for (let i = 0; i < 30 && n > 0; i++) {
+      await sleep(100);
+      n = await connections();
+    }
+    // Before the fix: 5, for as long as the clients stayed.
+    expect(n).toBe(0);
+    expect(LINGER_MS).toBeLessThan(3000);
+  } finally {
+    for (const c of sockets) c.destroy();
+    await new Promise((r) => server.close(r));
+  }
+}, 30000);
