@@ -13,6 +13,9 @@ function usage() {
 Serves the player page, MPDs, segments and segment indexes over three listeners:
 HTTP/1.1 (keep-alive), HTTP/1.0-style (a new TCP connection per request) and HTTP/2 over TLS.
 Before serving, builds the content preset if it is not there yet (see npm run content -- --help).
+Once every listener is up it prints their URLs for people and then, as its last line, one JSON
+object for programs: {"event":"origin-ready","pid":N,"urls":{"http11":..,"http10":..,"h2":..,
+"fdsp":..},"spkiSha256":..,"certSha256Hex":..,"certFile":..,"logFile":..}.
 
 Options:
   --host ADDR          bind address (default ${DEFAULTS.host})
@@ -22,6 +25,8 @@ Options:
   --content-dir DIR    content root (default ${DEFAULTS.contentDir})
   --data-dir DIR       certificate and logs (default ${DEFAULTS.dataDir})
   --log FILE           request log, NDJSON (default <data-dir>/logs/requests-<time>.ndjson)
+  --cache-mb N         content kept in memory after it was served once, in MiB (default
+                       ${DEFAULTS.cacheMegabytes}; 0 = read every request from disk)
   --preset NAME        content preset (or group) to build if absent; the printed page
                        URLs play its (first) MPD (default sample; "none" skips)
   -h, --help           show this help
@@ -41,6 +46,25 @@ function port(value, name) {
 }
 
 
+/** The machine-readable ready line: {"event":"origin-ready", pid, urls, spkiSha256, ...}. */
+function readyLine(origin) {
+  return {
+    event: 'origin-ready',
+    pid: process.pid,
+    urls: origin.urls,
+    spkiSha256: origin.spkiSha256,
+    certSha256Hex: origin.certSha256Hex,
+    certFile: origin.certFile,
+    logFile: origin.logFile,
+  };
+}
+
+function megabytes(value, name) {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value)) fail(`${name} must be a whole number of MiB (0 or more), got "${value}"`);
+  return Number(value);
+}
+
 async function main(argv) {
   let values;
   try {
@@ -54,6 +78,7 @@ async function main(argv) {
         'content-dir': { type: 'string' },
         'data-dir': { type: 'string' },
         log: { type: 'string' },
+        'cache-mb': { type: 'string' },
         preset: { type: 'string', default: 'sample' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -87,6 +112,7 @@ async function main(argv) {
     contentDir,
     dataDir,
     logFile,
+    cacheMegabytes: megabytes(values['cache-mb'], '--cache-mb') ?? DEFAULTS.cacheMegabytes,
   };
 
   let stopping = false;
@@ -142,6 +168,9 @@ async function main(argv) {
     'Ctrl-C stops it.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  // The same for programs (the testbed, benchmarks, tests): one JSON line, printed last, once
+  // every listener is up. Matching the human text above would break when it is reworded.
+  process.stdout.write(`${JSON.stringify(readyLine(origin))}\n`);
 }
 
 if (require.main === module) {
@@ -151,4 +180,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { main, usage };
+module.exports = { main, usage, READY_EVENT: 'origin-ready' };

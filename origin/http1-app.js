@@ -15,6 +15,11 @@ const STATUS_FOR_CLIENT_ERROR = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
 };
 
+/** Segment and MPD requests (the content route), which need nothing Express adds. */
+function isMediaRequest(url) {
+  return typeof url === 'string' && url.startsWith('/content/');
+}
+
 /**
  * @param {object} opts
  * @param {Function} opts.router               the shared route table (routes.js)
@@ -28,25 +33,29 @@ function createHttp1Server({ router, log, listener, closeEachConnection }) {
   app.disable('x-powered-by');
   app.disable('etag'); // the file handler sets its own, identical on every listener
   let nextConnection = 1;
-  const server = http.createServer(app);
-  server.on('connection', (socket) => {
-    socket.labConnectionId = `${listener}-${nextConnection++}`;
-  });
-  const connectionInfo = (socket, httpVersion) => ({
-    protocol: `http/${httpVersion}`,
-    listener,
-    port: server.address().port,
-    connectionId: socket.labConnectionId,
-    streamId: null,
-  });
-  app.use((req, res) => {
+  // Media bypasses Express: its routing and request/response decoration cost more per segment
+  // than the route table needs (bench:origin), and every listener shares that table anyway.
+  const handle = (req, res) => {
     // Node closes the socket after a response carrying "Connection: close", whatever the
     // client asked for; that is the whole HTTP/1.0-style policy.
     if (closeEachConnection) res.setHeader('Connection', 'close');
     const info = connectionInfo(req.socket, req.httpVersion);
     logResponse(log, req, res, info);
     router(req, res, info);
+  };
+  const server = http.createServer((req, res) => (isMediaRequest(req.url) ? handle(req, res) : app(req, res)));
+  server.on('connection', (socket) => {
+    socket.labConnectionId = `${listener}-${nextConnection++}`;
   });
+  let port = null; // known once listening; asked once, not per request
+  const connectionInfo = (socket, httpVersion) => ({
+    protocol: `http/${httpVersion}`,
+    listener,
+    port: port ?? (port = server.address().port),
+    connectionId: socket.labConnectionId,
+    streamId: null,
+  });
+  app.use(handle);
   // A request the parser cannot read never reaches Express: answer it and drop the socket.
   server.on('clientError', (err, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable || socket.destroyed) {

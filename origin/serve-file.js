@@ -10,6 +10,7 @@ const { resolveSafePath, UnsafePathError } = require('./safe-path');
 const { parseByteRange } = require('./byte-range');
 const { contentTypeFor } = require('./content-types');
 const { clientGone, sendText } = require('./responses');
+const { FileCache } = require('./file-cache');
 
 // Segments keep their names across a `--force` rebuild while their bytes change, so they are
 // not immutable: a year-long max-age would let a CDN pair old segments with a new MPD for a
@@ -60,11 +61,17 @@ function rangeStillApplies(headers, etag, lastModified) {
   return value === lastModified;
 }
 
+// Streaming reads in pieces this large: one read per piece, each a round trip to libuv's thread
+// pool; Node's default 64 KiB made a 450 KiB segment 8 of them.
+const STREAM_CHUNK_BYTES = 512 * 1024;
+
 /**
  * @param {string} root  directory served
+ * @param {object} [o]
+ * @param {FileCache|null} [o.cache]  files kept in memory (null: always read from disk)
  * @returns {(req, res, relPath: string) => void}  relPath: the still-encoded path below root
  */
-function serveDirectory(root) {
+function serveDirectory(root, { cache = null } = {}) {
   let realRoot = null;
   return function serveFile(req, res, relPath) {
     let file;
@@ -74,7 +81,9 @@ function serveDirectory(root) {
       if (err instanceof UnsafePathError) return sendText(res, err.status, `${err.message}\n`);
       throw err;
     }
-    fs.realpath(file, (realErr, real) => {
+    // realpath.native: one realpath(3) call; the JS fs.realpath lstat()s every path component,
+    // and was the largest single cost of serving a segment.
+    fs.realpath.native(file, (realErr, real) => {
       if (realErr) return sendText(res, 404, 'not found\n');
       if (realRoot === null) {
         try {
@@ -89,13 +98,13 @@ function serveDirectory(root) {
       fs.stat(real, (statErr, stat) => {
         if (statErr || !stat.isFile()) return sendText(res, 404, 'not found\n');
         if (clientGone(res)) return undefined;
-        return sendFile(req, res, real, stat);
+        return sendFile(req, res, real, stat, cache);
       });
     });
   };
 }
 
-function sendFile(req, res, file, stat) {
+function sendFile(req, res, file, stat, cache) {
   const etag = etagFor(stat);
   const lastModified = stat.mtime.toUTCString();
   res.setHeader('Content-Type', contentTypeFor(file));
@@ -125,9 +134,29 @@ function sendFile(req, res, file, stat) {
   res.setHeader('Content-Length', String(length));
   if (req.method === 'HEAD' || length === 0) return res.end();
 
-  // Streamed, never read whole: segments of the paper presets reach megabytes and many are
+  if (cache && cache.fits(stat)) {
+    cache.read(file, stat).then((bytes) => {
+      if (clientGone(res)) return;
+      if (bytes === null) return streamBody(req, res, file, start, end); // changed under us
+      res.labBodyBytes = length;
+      res.end(bytes.subarray(start, end + 1));
+    }, (err) => cutShort(res, err));
+    return undefined;
+  }
+  return streamBody(req, res, file, start, end);
+}
+
+/** A read error after the headers were set: the response is cut (RST / closed socket). */
+function cutShort(res, err) {
+  if (res.headersSent) res.destroy(err);
+  else if (err.code === 'ENOENT') sendText(res, 404, 'not found\n'); // removed since its stat
+  else sendText(res, 500, 'cannot read the file\n');
+}
+
+function streamBody(req, res, file, start, end) {
+  // Streamed, never read whole: files past the cache's limit can be large, and many can be
   // in flight at once.
-  const body = fs.createReadStream(file, { start, end });
+  const body = fs.createReadStream(file, { start, end, highWaterMark: STREAM_CHUNK_BYTES });
   body.on('data', (chunk) => {
     // Counted as handed to the response; for an aborted response this can exceed what
     // reached the client by what sat in socket buffers.

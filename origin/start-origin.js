@@ -20,6 +20,7 @@ const DEFAULTS = {
   contentDir: path.join(REPO, 'content'),
   playerDir: path.join(REPO, 'dist', 'player'),
   dataDir: path.join(REPO, 'data'),
+  cacheMegabytes: 256,
 };
 
 const PORT_OPTION = { http11: '--http11-port', http10: '--http10-port', h2: '--h2-port' };
@@ -63,6 +64,7 @@ async function startOrigin(options = {}) {
     contentDir: o.contentDir,
     playerDir: o.playerDir,
     info: () => ({ urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex }),
+    cacheBytes: o.cacheMegabytes * 1024 * 1024,
   });
 
   const servers = {

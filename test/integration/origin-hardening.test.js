@@ -16,8 +16,8 @@ let tmp;
 let contentDir;
 let origin;
 const logged = [];
-// Bigger than the socket buffers, so a response queued behind it cannot be flushed.
-const SEGMENT = crypto.randomBytes(4 * 1024 * 1024);
+// Far bigger than loopback socket buffers (several MB), so no response here can be flushed whole.
+const SEGMENT = crypto.randomBytes(32 * 1024 * 1024);
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-hardening-'));
@@ -25,6 +25,9 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(contentDir, 'demo'), { recursive: true });
   fs.writeFileSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'), SEGMENT);
   origin = await startOrigin({
+    // No in-memory cache: D3 is about files streamed from disk (all of them before the cache,
+    // and still every file larger than the cache takes).
+    cacheMegabytes: 0,
     http11Port: 0, http10Port: 0, h2Port: 0, contentDir, playerDir: path.join(tmp, 'player'), dataDir: path.join(tmp, 'data'), log: (e) => logged.push(e),
   });
 });
@@ -77,7 +80,7 @@ test('D3: segments queued behind others on a pipelined connection that drops are
   const port = new URL(origin.urls.http11).port;
   const before = openDescriptorsOn(file);
   logged.length = 0;
-  // 20 connections x 5 pipelined GETs of a 4 MB segment, never read, then dropped (the probe
+  // 20 connections x 5 pipelined GETs of a 32 MB file, never read, then dropped (the probe
   // left 40 descriptors open for good; 440 were still open 28 minutes later).
   const clients = await Promise.all(Array.from({ length: 20 }, () => new Promise((resolve, reject) => {
     const c = net.connect(port, '127.0.0.1', () => {
