@@ -97,18 +97,66 @@ function waitForDevtoolsUrl(child, timeoutMs) {
   });
 }
 
+/** How a process ended, from its shell exit status (128 + N: killed by signal N). */
+function decodeShellStatus(status) {
+  if (status > 128) {
+    const name = Object.keys(os.constants.signals).find((k) => os.constants.signals[k] === status - 128);
+    if (name) return { code: null, signal: name };
+  }
+  return { code: status, signal: null };
+}
+
+/** "SIGKILL", "exit code 1" or "unknown status": how a browser ended, for a failed playback's reason. */
+function describeExit({ code, signal }) {
+  if (signal) return signal;
+  return code === null ? 'unknown status' : `exit code ${code}`;
+}
+
+/** A one-line file's text once its line is complete (checked every 50 ms), or null after ms. */
+async function readWhenWritten(file, ms) {
+  const until = Date.now() + ms;
+  for (;;) {
+    let text = '';
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch { /* not yet */ }
+    if (text.endsWith('\n')) return text.trim();
+    if (Date.now() > until) return null;
+    await delay(50);
+  }
+}
+
 /**
  * Chromium inside a network namespace (the testbed's client side). Its DevTools port would
  * listen on the namespace's own loopback, out of reach, so Playwright drives it over a pipe
- * instead: it launches a wrapper that enters the namespace and execs Chromium, keeping the
- * pipe's file descriptors and the PID. Playwright ends that process on close() and on exit;
+ * instead: it launches a wrapper that enters the namespace and starts Chromium, which
+ * inherits the pipe's file descriptors. The wrapper stays Chromium's parent (it does not
+ * exec) so that it can write down Chromium's PID, which Playwright does not expose, and how
+ * Chromium ended (a browser killed mid-playback is then named as such, with its signal).
+ * Playwright ends the wrapper's process group, Chromium included, on close() and on exit;
  * the emulated link also ends anything left in its namespace.
  */
 async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals = true }) {
   const { chromium } = require('playwright-core');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-ns-'));
   const wrapper = path.join(dir, 'chromium-in-namespace');
-  fs.writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${netns.replace(/'/g, '')}' '${chromiumExecutable()}' "$@"\n`, { mode: 0o755 });
+  const pidFile = path.join(dir, 'pid');
+  const statusFile = path.join(dir, 'status');
+  // `ip netns exec` and Debian's /usr/bin/chromium both exec, so $! is Chromium's own PID.
+  // The wrapper closes its copies of the pipe (fds 3 and 4) so that Chromium's death closes
+  // it at once; the status file appears whole (mv) once Chromium has been reaped.
+  fs.writeFileSync(wrapper, [
+    '#!/bin/sh',
+    `ip netns exec '${netns.replace(/'/g, '')}' '${chromiumExecutable()}' "$@" &`,
+    'child=$!',
+    'exec 3>&- 4>&-',
+    `echo $child > '${pidFile}'`,
+    'wait $child',
+    'status=$?',
+    `echo $status > '${statusFile}.tmp' && mv '${statusFile}.tmp' '${statusFile}'`,
+    'exit $status',
+    '',
+  ].join('\n'), { mode: 0o755 });
   let browser;
   try {
     browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...BASE_ARGS.filter((a) => a !== '--headless=new'), ...args], timeout: 60000,
@@ -119,14 +167,25 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  // Chromium ended (by close() too): the pipe closes, then the wrapper writes the status.
+  const exited = new Promise((resolve) => {
+    browser.once('disconnected', async () => {
+      const text = await readWhenWritten(statusFile, 3000);
+      resolve(text === null ? { code: null, signal: null } : decodeShellStatus(Number(text)));
+    });
+  });
   const close = closeOnceWithDeadline(async () => {
     await Promise.race([browser.close().catch(() => {}), delay(5000)]);
+    // The wrapper writes the status file as Chromium ends: not into a directory being removed.
+    await Promise.race([exited, delay(3000)]);
     fs.rmSync(dir, { recursive: true, force: true });
   }, timeoutMs);
   try {
+    // Written right after the start, long before Chromium answered over the pipe.
+    const pidText = await readWhenWritten(pidFile, 5000);
     const context = await browser.newContext({ ignoreHTTPSErrors });
     const page = await context.newPage();
-    return { browser, context, page, pid: null, close };
+    return { browser, context, page, pid: pidText === null ? null : Number(pidText), exited, close };
   } catch (err) {
     await close();
     throw err;
@@ -141,7 +200,8 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
  * @param {string} [opts.netns]         run inside this network namespace (the emulated client)
  * @param {boolean} [opts.handleSignals] let Playwright end the process on Ctrl-C (default true;
  *                                      false when the caller cleans up on signals itself)
- * @returns {Promise<{browser, context, page, pid: number|null, close: () => Promise<void>}>}
+ * @returns {Promise<{browser, context, page, pid: number|null, exited: Promise<{code: number|null, signal: string|null}>, close: () => Promise<void>}>}
+ *   pid: Chromium's main process; exited: resolves when it has ended, whoever ended it
  */
 async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true, netns = null, handleSignals = true } = {}) {
   if (netns) return launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals });
@@ -163,7 +223,7 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
   });
   const record = { child, userDataDir };
   running.add(record);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   let browser = null;
   const close = closeOnceWithDeadline(async () => {
@@ -182,7 +242,7 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
     browser = await chromium.connectOverCDP(wsUrl, { timeout: 30000 });
     const context = await browser.newContext({ ignoreHTTPSErrors });
     const page = await context.newPage();
-    return { browser, context, page, pid: child.pid, close };
+    return { browser, context, page, pid: child.pid, exited, close };
   } catch (err) {
     await close();
     throw err;
@@ -211,4 +271,4 @@ function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-module.exports = { launchChromium, chromiumExecutable, BASE_ARGS };
+module.exports = { launchChromium, chromiumExecutable, describeExit, BASE_ARGS };

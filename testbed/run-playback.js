@@ -2,7 +2,7 @@
 // One scripted playback: a fresh Chromium opens the player page with a run configuration in
 // its URL (player/run-config.js), waits for the run to stop, and returns the page's QoE JSON,
 // the same JSON a person downloads from the page.
-const { launchChromium } = require('./chromium');
+const { launchChromium, describeExit } = require('./chromium');
 const { runConfigToSearch } = require('../player/run-config');
 
 /**
@@ -16,10 +16,15 @@ const { runConfigToSearch } = require('../player/run-config');
  *   the playback starts (the page holds until then): the runner snapshots the link's counters
  *   and starts its schedules here, so page and script bytes do not count as streaming
  * @param {AbortSignal} [opts.signal]  aborting closes the browser and rejects
+ * @param {Promise<Error>} [opts.failWhen]  resolves when the playback can no longer succeed (the
+ *   runner's origin process died): the playback fails at once with that error, the page's
+ *   state and QoE so far attached, instead of waiting for the timeout
+ * @param {(p: {chromiumPid: number|null}) => void} [opts.onPlaying]  called once the playback
+ *   has started, with the browser's PID
  * @returns {Promise<{qoe: object, pageErrors: string[], console: string[], pageTimeOrigin: number}>}
  *   pageTimeOrigin: the wall clock (ms) of the page's time 0, to which the QoE times are relative
  */
-async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null, beforeStart = null, signal = null }) {
+async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null, beforeStart = null, signal = null, failWhen = null, onPlaying = null }) {
   if (signal && signal.aborted) throw new Error('aborted');
   // A caller passing a signal handles Ctrl-C itself (and aborts us through it).
   const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs, netns, handleSignals: !signal });
@@ -27,6 +32,12 @@ async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromi
   const consoleLines = [];
   const onAbort = () => browser.close();
   if (signal) signal.addEventListener('abort', onAbort, { once: true });
+  // Chromium ending by itself (killed, crashed) fails the playback, named as such. close()
+  // below ends it too, but only once nothing waits on a step any more.
+  const chromiumDied = browser.exited.then((e) => new Error(`Chromium exited (${describeExit(e)}) during the playback`));
+  const fatal = failWhen ? Promise.race([chromiumDied, failWhen]) : chromiumDied;
+  // Each step of the playback ends early, with that error, when the playback cannot succeed.
+  const step = (promise) => Promise.race([promise, fatal.then((e) => { throw e; })]);
   try {
     const { page } = browser;
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -34,21 +45,29 @@ async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromi
       if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`${m.type()}: ${m.text()}`);
     });
     const url = `${pageBase}/${runConfigToSearch({ ...config, autostart: true, hold: Boolean(beforeStart) })}`;
-    const response = await page.goto(url, { timeout: 30000 });
+    const response = await step(page.goto(url, { timeout: 30000 }));
     if (!response || response.status() !== 200) throw new Error(`player page ${url} answered ${response ? response.status() : 'nothing'}`);
     if (beforeStart) {
-      await page.waitForFunction(() => window.lab && ['held', 'error'].includes(window.lab.state), null, { timeout: 30000, polling: 100 });
+      await step(page.waitForFunction(() => window.lab && ['held', 'error'].includes(window.lab.state), null, { timeout: 30000, polling: 100 }));
+      // Not raced: quick (the runner's own link), and left running after a failure it would
+      // start the link's schedules after the cleanup.
       await beforeStart();
-      await page.evaluate(() => window.lab.go && window.lab.go());
+      await step(page.evaluate(() => window.lab.go && window.lab.go()));
     }
-    const pageTimeOrigin = await page.evaluate(() => performance.timeOrigin);
+    if (onPlaying) onPlaying({ chromiumPid: browser.pid });
+    const pageTimeOrigin = await step(page.evaluate(() => performance.timeOrigin));
     // window.lab.done resolves when the run stops (stop time or end of media).
-    await page.waitForFunction(() => window.lab && (window.lab.state === 'done' || window.lab.state === 'error'), null, { timeout: timeoutMs, polling: 500 });
-    const result = await page.evaluate(async () => ({ state: window.lab.state, errors: window.lab.errors, qoe: window.lab.state === 'done' ? await window.lab.done : null }));
+    await step(page.waitForFunction(() => window.lab && (window.lab.state === 'done' || window.lab.state === 'error'), null, { timeout: timeoutMs, polling: 500 }));
+    const result = await step(page.evaluate(async () => ({ state: window.lab.state, errors: window.lab.errors, qoe: window.lab.state === 'done' ? await window.lab.done : null })));
     if (result.state === 'error') throw new Error(`the player failed: ${result.errors.join('; ')}`);
     return { qoe: result.qoe, pageErrors, console: consoleLines, pageErrorsOnPage: result.errors, pageTimeOrigin };
-  } catch (err) {
+  } catch (caught) {
     if (signal && signal.aborted) throw new Error('aborted');
+    // Playwright sees a dead browser's pipe close (and fails the step with "Target page,
+    // context or browser has been closed" and its whole log) a moment before we learn how
+    // the browser ended: name what happened instead.
+    const err = browser.browser.isConnected() ? caught
+      : (await within(4000, chromiumDied)) || new Error('Chromium disconnected during the playback (its process did not end)');
     // What the page was doing when the run failed (a timeout above all): without it a failed
     // playback is one line, and a player stuck with the whole media downloaded looks exactly
     // like one starved by the network.

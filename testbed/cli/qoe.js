@@ -25,7 +25,8 @@ schedules x repetitions), each playback in a fresh Chromium inside the client na
 the link emulator, the origin in the server namespace. Writes one JSON per playback, a
 combined results.csv and report.html / report.md / tables.csv into the run directory.
 An interrupted run (Ctrl-C) resumes with the same --out (or --resume): finished playbacks
-are kept, failed ones are run again.
+are kept, failed ones are run again. A playback whose origin or Chromium dies (killed,
+crashed) fails at once with that reason, and the run goes on.
 
 SCENARIO is a JSON or YAML file (extension optional), relative to here or to testbed/.
 Shipped: ${shipped.join(', ')}
@@ -41,6 +42,8 @@ Options:
   --no-emulation     run on loopback without the link emulator (no root needed; network
                      profiles and switch schedules are NOT applied; say so when reporting)
   --no-report        do not write the report at the end (npm run report -- DIR does it)
+  --verbose          print each playback's processes as it starts: the origin's and
+                     Chromium's PIDs and their network namespaces
   --content-dir DIR  content (default ./content; the scenario's preset is built if missing)
   --data-dir DIR     TLS certificate and other state (default ./data)
   -h, --help         this text
@@ -82,6 +85,7 @@ async function main(argv) {
         list: { type: 'boolean' },
         'no-emulation': { type: 'boolean' },
         'no-report': { type: 'boolean' },
+        verbose: { type: 'boolean' },
         'content-dir': { type: 'string' },
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -154,7 +158,7 @@ async function main(argv) {
   let outcome;
   try {
     outcome = await runScenario({
-      scenario, runDir, emulate: !values['no-emulation'], contentDir, dataDir, only: values.only, signal: controller.signal,
+      scenario, runDir, emulate: !values['no-emulation'], contentDir, dataDir, only: values.only, signal: controller.signal, verbose: values.verbose,
     });
   } catch (err) {
     if (err instanceof EmulationUnavailableError) fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);

@@ -12,7 +12,11 @@ const REPO = path.resolve(__dirname, '..', '..');
  * @param {object} o
  * @param {string} o.netns, o.host, o.contentDir, o.dataDir, o.logFile
  * @param {number} [o.readyTimeoutMs]
- * @returns {Promise<{pid: number, pageBase: string, close: () => Promise<void>}>}
+ * @returns {Promise<{pid: number, pageBase: string, exited: Promise<{code: number|null, signal: string|null}>,
+ *   stderrTail: () => string, close: () => Promise<void>}>}
+ *   pid: the origin's own process (`ip netns exec` execs it); exited: resolves when it has
+ *   ended, whoever ended it (a playback uses it to fail at once when its origin dies);
+ *   stderrTail: the last of what it wrote to stderr (why it died, if it said)
  */
 async function startOriginInNamespace(o) {
   const argv = inNamespace(o.netns, [process.execPath, path.join(REPO, 'origin', 'cli.js'),
@@ -20,8 +24,8 @@ async function startOriginInNamespace(o) {
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr.on('data', (c) => { err += c; });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.stderr.on('data', (c) => { err = (err + c).slice(-4000); });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   try {
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the origin did not start within ${o.readyTimeoutMs || 30000} ms: ${err.trim()}`)), o.readyTimeoutMs || 30000);
@@ -44,6 +48,8 @@ async function startOriginInNamespace(o) {
   return {
     pid: child.pid,
     pageBase: `http://${o.host}:8080`,
+    exited,
+    stderrTail: () => err.trim().slice(-1000),
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       // SIGINT: the origin flushes its request log and closes its listeners.

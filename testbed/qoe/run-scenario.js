@@ -12,6 +12,7 @@ const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { runPlayback } = require('../run-playback');
+const { describeExit } = require('../chromium');
 const { openRunDirectory } = require('./run-directory');
 const { playbackMetrics } = require('./playback-metrics');
 const { summarizeRequestLog, readRequestLog } = require('./origin-log-summary');
@@ -111,6 +112,13 @@ async function runEmulatedPlayback(p, ctx) {
       config: ctx.playerConfig,
       timeoutMs: p.timeoutSeconds * 1000,
       signal: ctx.signal,
+      // An origin that dies (killed, crashed) ends the playback at once: the player would
+      // retry for the whole timeout, or finish from its buffer and look like a result.
+      failWhen: origin.exited.then((e) => {
+        const said = origin.stderrTail();
+        return new Error(`the origin exited (${describeExit(e)}) during the playback${said ? `; its last stderr: ${said.slice(-500)}` : ''}`);
+      }),
+      onPlaying: ({ chromiumPid }) => ctx.onPlaying({ originPid: origin.pid, serverNs: link.serverNs, chromiumPid, clientNs: link.clientNs }),
       beforeStart: async () => {
         before = await link.counters();
         dropsBefore = readEndpointDrops(link);
@@ -174,6 +182,7 @@ async function runLoopbackPlayback(p, ctx) {
     config: ctx.playerConfig,
     timeoutMs: p.timeoutSeconds * 1000,
     signal: ctx.signal,
+    onPlaying: ({ chromiumPid }) => ctx.onPlaying({ originPid: process.pid, serverNs: null, chromiumPid, clientNs: null }),
   });
   fs.writeFileSync(ctx.logFile, ctx.currentLog.map((e) => JSON.stringify(e)).join('\n') + (ctx.currentLog.length ? '\n' : ''));
   return { qoe: result.qoe, pageErrors: result.pageErrors, console: result.console, counters: null, switchLog: [], pageToLinkMs: 0 };
@@ -187,6 +196,7 @@ async function runLoopbackPlayback(p, ctx) {
  * @param {string} o.contentDir, o.dataDir
  * @param {string} [o.only]       filter, "transport=h2,abr=bba2"
  * @param {AbortSignal} [o.signal]
+ * @param {boolean} [o.verbose]   print each playback's processes (PIDs, namespaces) as it starts
  * @param {(line: string) => void} [o.print]
  * @returns {Promise<{planned: number, ran: number, ok: number, failed: number, skipped: number, records: object[], interrupted: boolean}>}
  */
@@ -232,6 +242,12 @@ async function runScenario(o) {
       }
       const label = `[${i + 1}/${todo.length}] ${p.id}`;
       bar.update(doneSeconds / totalSeconds, label);
+      // Which processes play it, for whoever watches them (and the fault test, which kills them).
+      ctx.onPlaying = ({ originPid, serverNs, chromiumPid, clientNs }) => {
+        if (!o.verbose) return;
+        bar.done();
+        print(`${label} playing: origin PID ${originPid}${serverNs ? ` in ${serverNs}` : ' (this process)'}, Chromium PID ${chromiumPid}${clientNs ? ` in ${clientNs}` : ''}`);
+      };
       ctx.logFile = rd.logFile(p.id);
       // A playback run again (failed before) starts a fresh log: the origin appends.
       fs.rmSync(ctx.logFile, { force: true });
