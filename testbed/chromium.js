@@ -10,7 +10,7 @@ const { spawn } = require('node:child_process');
 
 const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
 
-// Flags that work headless as root on these machines (../shared/FACTS.md); without the
+// Flags that work headless as root on these machines (docs/platform-notes.md); without the
 // background-networking ones Chromium keeps trying to reach Google's hosts.
 const BASE_ARGS = [
   '--headless=new',

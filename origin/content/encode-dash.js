@@ -7,8 +7,8 @@ const { syntheticSourceGraph } = require('./synthetic-source');
 /**
  * x264 settings per motion class. Every segment must start with an IDR and GOPs must be closed
  * so any segment of any rung can be decoded on its own (switching, seeking, FDSP).
- *  - mixed/low: one GOP per segment, scene cuts do not add I-frames (FACTS.md's FDSP-style
- *    settings), so segment boundaries are exactly where IDRs are.
+ *  - mixed/low: one GOP per segment, scene cuts do not add I-frames (FDSP-style settings,
+ *    docs/platform-notes.md), so segment boundaries are exactly where IDRs are.
  *  - high: scene cuts add I-frames inside segments too (paper 000's high-motion clip has many),
  *    and forced key frames keep an IDR on every segment boundary regardless.
  * slices=4 is paper 000's setting; repeat-headers puts SPS/PPS in-band before every IDR so each

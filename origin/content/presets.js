@@ -1,10 +1,10 @@
 'use strict';
-// Named content presets. Each reproduces the dataset of one of the papers in ../shared/seeds/
+// Named content presets. Each reproduces the dataset of one of the papers (docs/papers.md)
 // closely enough that its results can be compared: the same ladder, segment duration and
 // length, with synthetic pictures instead of the copyrighted clips the papers used.
 //
 // Every rung of one adaptation set has exactly the same 16:9 aspect ratio: Chromium's MSE
-// (through dash.js) refuses to switch between e.g. 854x480 and 1280x720 (see ../shared/FACTS.md).
+// (through dash.js) refuses to switch between e.g. 854x480 and 1280x720 (docs/platform-notes.md).
 
 const SIZES = {
   144: [256, 144],
