@@ -5,23 +5,34 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { startOrigin, DEFAULTS } = require('./start-origin');
 const { buildIfAbsent } = require('./content/build-if-absent');
+const registry = require('./listeners');
 
+/** A --help option line, its flag in the same 20-character column as the fixed options below. */
+function optionLine(flag, text) {
+  return `  ${flag.padEnd(20)} ${text}`;
+}
+
+// Listener names, port flags and URL keys come from the registry (origin/listeners/), read when
+// used: a listener registered before main() runs (node --require) is served like the built-in ones.
 function usage() {
+  const listeners = registry.listeners();
+  const attachments = registry.attachments();
+  const carriers = listeners.filter((l) => l.upgrades).map((l) => l.label);
+  const urlKeys = [...listeners, ...attachments].map((e) => `"${e.urlKey}":..`).join(',');
   return `Usage: npm run origin -- [options]
        node origin/cli.js [options]
 
-Serves the player page, MPDs, segments and segment indexes over three listeners:
-HTTP/1.1 (keep-alive), HTTP/1.0-style (a new TCP connection per request) and HTTP/2 over TLS.
+Serves the player page, MPDs, segments and segment indexes over ${listeners.length} listeners:
+${[...listeners.map((l) => `  ${l.description}`),
+    ...attachments.map((a) => `and ${a.label} at ${a.path} on the ${carriers.join(' and ')} listeners.`)].join('\n')}
 Before serving, builds the content preset if it is not there yet (see npm run content -- --help).
 Once every listener is up it prints their URLs for people and then, as its last line, one JSON
-object for programs: {"event":"origin-ready","pid":N,"urls":{"http11":..,"http10":..,"h2":..,
-"fdsp":..},"spkiSha256":..,"certSha256Hex":..,"certFile":..,"logFile":..}.
+object for programs: {"event":"origin-ready","pid":N,"urls":{${urlKeys}},
+"spkiSha256":..,"certSha256Hex":..,"certFile":..,"logFile":..}.
 
 Options:
   --host ADDR          bind address (default ${DEFAULTS.host})
-  --http11-port N      HTTP/1.1 port (default ${DEFAULTS.http11Port}; 0 = any free port)
-  --http10-port N      HTTP/1.0-style port (default ${DEFAULTS.http10Port})
-  --h2-port N          HTTP/2 (TLS) port (default ${DEFAULTS.h2Port})
+${listeners.map((l) => optionLine(`${l.port.flag} N`, `${l.label} port (default ${l.port.default}; 0 = any free port)`)).join('\n')}
   --content-dir DIR    content root (default ${DEFAULTS.contentDir})
   --data-dir DIR       certificate and logs (default ${DEFAULTS.dataDir})
   --log FILE           request log, NDJSON (default <data-dir>/logs/requests-<time>.ndjson)
@@ -72,9 +83,7 @@ async function main(argv) {
       args: argv,
       options: {
         host: { type: 'string' },
-        'http11-port': { type: 'string' },
-        'http10-port': { type: 'string' },
-        'h2-port': { type: 'string' },
+        ...Object.fromEntries(registry.listeners().map((l) => [l.port.flag.slice(2), { type: 'string' }])),
         'content-dir': { type: 'string' },
         'data-dir': { type: 'string' },
         log: { type: 'string' },
@@ -106,9 +115,7 @@ async function main(argv) {
   const logFile = path.resolve(values.log || path.join(dataDir, 'logs', `requests-${stamp}.ndjson`));
   const options = {
     host: values.host || DEFAULTS.host,
-    http11Port: port(values['http11-port'], '--http11-port') ?? DEFAULTS.http11Port,
-    http10Port: port(values['http10-port'], '--http10-port') ?? DEFAULTS.http10Port,
-    h2Port: port(values['h2-port'], '--h2-port') ?? DEFAULTS.h2Port,
+    ...Object.fromEntries(registry.listeners().map((l) => [l.port.option, port(values[l.port.flag.slice(2)], l.port.flag) ?? l.port.default])),
     contentDir,
     dataDir,
     logFile,
@@ -156,12 +163,11 @@ async function main(argv) {
     process.exit(1);
   }
   // Each listener's page plays over that same listener's transport (player/run-config.js).
-  const page = (transport) => (presets.length > 0 ? `/?content=${presets[0]}&transport=${transport}&abr=dashjs&autostart=1` : '/');
+  const page = (transport) => (presets.length > 0 && transport ? `/?content=${presets[0]}&transport=${transport}&abr=dashjs&autostart=1` : '/');
   const lines = [
     'dash-transport-lab origin is serving:',
-    `  HTTP/1.1        ${origin.urls.http11}${page('http11')}`,
-    `  HTTP/1.0-style  ${origin.urls.http10}${page('http10')}`,
-    `  HTTP/2 (TLS)    ${origin.urls.h2}${page('h2')}`,
+    // Label column as before ("  HTTP/1.1        http://..."): scripts written against it still read it.
+    ...registry.listeners().map((l) => `  ${l.label.padEnd(15)} ${origin.urls[l.urlKey]}${page(l.pageTransport)}`),
     `content:       ${contentDir}`,
     `request log:   ${origin.logFile}`,
     `TLS SPKI sha256 (for --ignore-certificate-errors-spki-list): ${origin.spkiSha256}`,

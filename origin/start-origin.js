@@ -1,36 +1,30 @@
 'use strict';
-// Starts the origin's three listeners on one set of routes:
-//   http11  HTTP/1.1 with keep-alive (Express)
-//   http10  HTTP/1.0-style: a fresh TCP connection per request (paper 003's baseline)
-//   h2      HTTP/2 over TLS
+// Starts every origin listener in the registry (origin/listeners/index.js: HTTP/1.1, the
+// HTTP/1.0-style one, HTTP/2 over TLS, and the DataChannel signaling attached to the HTTP/1.x
+// ones) on one set of routes, and publishes their URLs under each entry's urlKey.
 const path = require('node:path');
 const { createRouter } = require('./routes');
 const { createRequestLog } = require('./request-log');
-const { createHttp1Server } = require('./http1-app');
-const { createHttp2Server } = require('./http2-server');
 const { ensureCertificate } = require('./tls-certificate');
-const { createSignalingServer } = require('./datachannel/signaling-server');
+const registry = require('./listeners');
+const { routeUpgrades } = require('./listeners/upgrade-routes');
 
 const REPO = path.resolve(__dirname, '..');
+// Each listener's port default is its registry entry's (port.default), under its port.option.
 const DEFAULTS = {
   host: '127.0.0.1',
-  http11Port: 8080,
-  http10Port: 8081,
-  h2Port: 8443,
   contentDir: path.join(REPO, 'content'),
   playerDir: path.join(REPO, 'dist', 'player'),
   dataDir: path.join(REPO, 'data'),
   cacheMegabytes: 256,
 };
 
-const PORT_OPTION = { http11: '--http11-port', http10: '--http10-port', h2: '--h2-port' };
-
-function listen(server, port, host, name) {
+function listen(server, port, host, entry) {
   return new Promise((resolve, reject) => {
     const onError = (err) => {
       server.off('listening', onListening);
-      if (err.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is in use (${name} listener); pass ${PORT_OPTION[name]} N, or 0 for any free port`));
-      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on port ${port} (${name} listener); use a port above 1023`));
+      if (err.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is in use (${entry.name} listener); pass ${entry.port.flag} N, or 0 for any free port`));
+      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on port ${port} (${entry.name} listener); use a port above 1023`));
       else if (err.code === 'EADDRNOTAVAIL') reject(new Error(`cannot bind ${host}: no such local address (--host)`));
       else reject(err);
     };
@@ -49,11 +43,12 @@ function urlHost(host) {
 }
 
 /**
- * @param {object} [options]  see DEFAULTS; plus logFile (NDJSON path) and log (entry => void)
- * @returns {Promise<{urls: {http11: string, http10: string, h2: string}, spkiSha256: string,
+ * @param {object} [options]  see DEFAULTS; each listener's port under its registry port.option
+ *   (http11Port, http10Port, h2Port, ...); plus logFile (NDJSON path) and log (entry => void)
+ * @returns {Promise<{urls: {http11: string, http10: string, h2: string, fdsp: string}, spkiSha256: string,
  *   certSha256: Buffer, certSha256Hex: string, certFile: string, logFile: string|null,
  *   flushLog: () => Promise<void>, close: () => Promise<void>}>}
- *   urls carry the real ports (port 0 in the options = any free port).
+ *   urls: one per registry entry, under its urlKey, with the real ports (port 0 = any free port).
  */
 async function startOrigin(options = {}) {
   const o = { ...DEFAULTS, ...options };
@@ -67,36 +62,26 @@ async function startOrigin(options = {}) {
     cacheBytes: o.cacheMegabytes * 1024 * 1024,
   });
 
-  const servers = {
-    http11: createHttp1Server({ router, log, listener: 'http11', closeEachConnection: false }),
-    http10: createHttp1Server({ router, log, listener: 'http10', closeEachConnection: true }),
-    h2: createHttp2Server({ router, log, key: cert.key, cert: cert.cert }),
-  };
-  // DataChannel sessions are set up over a WebSocket on the HTTP/1.x listeners (the h2
-  // listener speaks HTTP/2 only, and WebSocket over HTTP/2 needs RFC 8441, which ws lacks).
-  const signaling = createSignalingServer({
-    contentDir: o.contentDir,
-    // ICE gathers on the address we serve on; a wildcard means "let libdatachannel choose".
-    bindAddress: ['0.0.0.0', '::', ''].includes(o.host) ? undefined : o.host,
-    log: (entry) => log.record(entry),
-  });
-  servers.http11.on('upgrade', signaling.handleUpgrade);
-  servers.http10.on('upgrade', signaling.handleUpgrade);
+  const listeners = registry.listeners().map((entry) => ({ entry, server: entry.create({ name: entry.name, router, log, cert }) }));
+  const attachments = registry.attachments().map((entry) => ({ entry, endpoint: entry.create({ contentDir: o.contentDir, host: o.host, log }) }));
+  const onUpgrade = routeUpgrades(attachments.map((a) => ({ path: a.entry.path, handleUpgrade: a.endpoint.handleUpgrade })));
+  for (const { entry, server } of listeners) if (entry.upgrades) server.on('upgrade', onUpgrade);
   // Everything open, so close() can end it at once instead of waiting on idle keep-alives.
+  // Raw TCP sockets of every listener (a TLS one's too: a socket stuck before or in the
+  // handshake has no session yet and would hold close() up to the 120 s handshake timeout),
+  // and the sessions of those that have them (HTTP/2).
   const sockets = new Set();
   const sessions = new Set();
-  // The h2 listener's raw TCP sockets too: one stuck before or in the TLS handshake has no
-  // session yet and would hold close() up to the 120 s handshake timeout.
-  for (const name of ['http11', 'http10', 'h2']) {
-    servers[name].on('connection', (s) => {
+  for (const { server } of listeners) {
+    server.on('connection', (s) => {
       sockets.add(s);
       s.once('close', () => sockets.delete(s));
     });
+    server.on('session', (s) => {
+      sessions.add(s);
+      s.once('close', () => sessions.delete(s));
+    });
   }
-  servers.h2.on('session', (s) => {
-    sessions.add(s);
-    s.once('close', () => sessions.delete(s));
-  });
 
   const started = [];
   const close = async () => {
@@ -104,20 +89,23 @@ async function startOrigin(options = {}) {
     // keep-alive sockets and HTTP/2 sessions to time out.
     const closing = started.map((srv) => new Promise((resolve) => srv.close(() => resolve())));
     started.length = 0;
-    signaling.close();
+    for (const { endpoint } of attachments) endpoint.close();
     for (const s of sessions) s.destroy();
     for (const s of sockets) s.destroy();
     await Promise.all(closing);
     await log.close();
   };
   try {
-    for (const [name, port] of [['http11', o.http11Port], ['http10', o.http10Port], ['h2', o.h2Port]]) {
-      await listen(servers[name], port, o.host, name);
-      started.push(servers[name]);
-      const scheme = name === 'h2' ? 'https' : 'http';
-      urls[name] = `${scheme}://${urlHost(o.host)}:${servers[name].address().port}`;
+    for (const { entry, server } of listeners) {
+      await listen(server, o[entry.port.option] ?? entry.port.default, o.host, entry);
+      started.push(server);
+      urls[entry.urlKey] = `${entry.scheme}://${urlHost(o.host)}:${server.address().port}`;
     }
-    urls.fdsp = `${urls.http11.replace(/^http/, 'ws')}${signaling.path}`;
+    // An attachment is reached on the first listener that takes upgrades.
+    const carrier = listeners.find((l) => l.entry.upgrades);
+    for (const { entry } of carrier ? attachments : []) {
+      urls[entry.urlKey] = `${urls[carrier.entry.urlKey].replace(/^http/, 'ws')}${entry.path}`;
+    }
   } catch (err) {
     await close();
     throw err;

@@ -21,12 +21,15 @@ function startCli(args) {
   child.stdout.on('data', (c) => { out += c; });
   child.stderr.on('data', (c) => { err += c; });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // Ready when it prints its machine-readable line ({"event":"origin-ready",...}), not when the
+  // human text says so: that text may be reworded.
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URLs within 20 s: ${out} ${err}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`no ready line within 20 s: ${out} ${err}`)), 20000);
     child.stdout.on('data', () => {
-      if (out.includes('Ctrl-C')) {
+      const line = out.split('\n').find((l) => l.startsWith('{"event":"origin-ready"'));
+      if (line && out.includes(`${line}\n`)) {
         clearTimeout(timer);
-        resolve();
+        resolve(JSON.parse(line));
       }
     });
     exited.then(() => { clearTimeout(timer); reject(new Error(`exited early: ${err}`)); });

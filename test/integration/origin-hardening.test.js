@@ -8,7 +8,7 @@ const net = require('node:net');
 const crypto = require('node:crypto');
 const WebSocket = require('ws');
 const { startOrigin } = require('../../origin/start-origin');
-const { createHttp1Server } = require('../../origin/http1-app');
+const { createHttp1Server } = require('../../origin/listeners/http1-app');
 const { createRequestLog } = require('../../origin/request-log');
 const { LINGER_MS } = require('../../origin/answer-and-drop');
 

@@ -73,7 +73,7 @@ async function main(argv) {
     setCongestionControl(link.serverNs, 'cubic');
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir: path.join(REPO, 'data'), logFile: '/dev/null' });
     process.stderr.write(`link: ${rate / 1e6} Mbit/s, RTT ${rtt} ms, loss ${loss * 100} %; ${n} segments of ${top.bandwidth / 1000} kbps (${(urls.length && top.segments.slice(0, n).reduce((a, s) => a + s.size, 0) / 1e6).toFixed(1)} MB)\n`);
-    const out = JSON.parse(nodeIn(link.clientNs, clientScript({ http11: origin.pageBase, fdsp: `ws://${link.serverIp}:8080/fdsp`, clientIp: link.clientIp, urls }), 600000).trim().split('\n').pop());
+    const out = JSON.parse(nodeIn(link.clientNs, clientScript({ http11: origin.pageBase, fdsp: origin.urls.fdsp, clientIp: link.clientIp, urls }), 600000).trim().split('\n').pop());
     const base = (8 * out.http11.bytes) / out.http11.seconds;
     const header = ['transport', 'goodput Mbit/s', 'vs HTTP/1.1', 'unreliable chunks lost'];
     const lines = Object.entries(out).map(([k, v]) => {

@@ -5,8 +5,8 @@
 // what paper 003 measured as HTTP/1.0.
 const http = require('node:http');
 const express = require('express');
-const { logResponse, logRejectedRequest } = require('./request-log');
-const { answerAndDrop } = require('./answer-and-drop');
+const { logResponse, logRejectedRequest } = require('../request-log');
+const { answerAndDrop } = require('../answer-and-drop');
 
 // What the parser's complaint means for the client, as node:http's own default handler maps it.
 const STATUS_FOR_CLIENT_ERROR = {
