@@ -6,10 +6,10 @@
 const dashjs = require('dashjs');
 const { startPlayback, fetchContentIndex } = require('./lab-player');
 const { parseRunConfig, runConfigToSearch, parseSeekSchedule, formatSeekSchedule } = require('./run-config');
-const { TRANSPORTS } = require('./transports');
-const { ALGORITHMS } = require('./abr');
+const { formChoices } = require('./ui/form-choices');
+const { mountOptionControls } = require('./ui/option-controls');
+const { qoeSummaryRows, segmentProtocolCell } = require('./ui/summary-rows');
 const { drawLineChart, formatValue } = require('./ui/line-chart');
-const { fdspMediaLoss } = require('../shared/qoe/fdsp-media-loss');
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,41 +30,8 @@ function fillSelect(select, entries, value) {
   select.value = value;
 }
 
-function defaultsFor(abr) {
-  return ALGORITHMS[abr] ? ALGORITHMS[abr].defaults : {};
-}
-
 function renderSummary(q) {
-  const s = q.summary;
-  const sec = (v) => (v === null || v === undefined ? '-' : `${v.toFixed(2)} s`);
-  const rows = [
-    ['state', s.state],
-    ['startup delay', sec(s.startupDelaySeconds)],
-    ['played', sec(s.playSeconds)],
-    ['rebuffers', `${s.rebufferInstances} (${sec(s.rebufferSeconds)})`],
-    ['rebuffer rate', `${(100 * s.rebufferRate).toFixed(2)} %`],
-    ['seeks / mean wait', `${s.seeks.length} / ${sec(s.meanSeekWaitSeconds)}`],
-    ['avg playback bitrate', s.averagePlaybackBitrate ? formatValue(s.averagePlaybackBitrate, 'bps') : '-'],
-    ['avg downloaded bitrate', s.averageDownloadedBitrate ? formatValue(s.averageDownloadedBitrate, 'bps') : '-'],
-    ['switches', `${s.switchCount} (mean ${formatValue(s.switchMagnitudeMean, 'bps')})`],
-    ['frames decoded / dropped', `${s.decodedFrames ?? '-'} / ${s.droppedFrames ?? '-'}`],
-    ['bytes per transport', Object.entries(s.bytesPerTransport).map(([k, v]) => `${k}: ${(v / 1e6).toFixed(2)} MB`).join(', ') || '-'],
-    ['protocols (Resource Timing)', Object.keys(s.protocols).join(', ') || '-'],
-    ['errors', String(s.errors)],
-  ];
-  const t = s.transport;
-  if (t && t.plr !== undefined) {
-    const m = fdspMediaLoss(q.segments);
-    rows.push(
-      ['FDSP: BP now', `${t.bp} %${t.autoBp ? ` (dynamic, ${t.autoBp.minBp}-${t.autoBp.maxBp})` : ''}`],
-      ['FDSP: PLR (lost / all packets)', `${(100 * t.plr).toFixed(2)} % (${t.lostChunks} / ${t.packets})`],
-      ['FDSP: unreliable chunks lost', `${(100 * t.unreliableLossRatio).toFixed(2)} % (${t.lostChunks} / ${t.unreliableChunks})`],
-      ['FDSP: late chunks / deadline stops', `${t.lateChunks} / ${t.deadlineStops}`],
-      ['FDSP: PLR of segments waited for in full (the network\'s part)', m && m.networkPlr !== null ? `${(100 * m.networkPlr).toFixed(2)} % (${m.networkLostChunks} / ${m.networkPackets})` : '-'],
-      ['FDSP: reliable share of bytes', t.reliableShare === null ? '-' : `${(100 * t.reliableShare).toFixed(1)} %`],
-    );
-  }
-  $('summary').tBodies[0].innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
+  $('summary').tBodies[0].innerHTML = qoeSummaryRows(q).map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
 }
 
 function renderSegments(q) {
@@ -73,7 +40,7 @@ function renderSegments(q) {
     .map((s) => `<tr><td>${s.index ?? '-'}</td><td>${s.representationId ?? '-'}</td><td>${s.bandwidth ? Math.round(s.bandwidth / 1000) : '-'}</td><td>${s.bytes}</td>` +
       `<td>${(s.firstByte - s.requestStart).toFixed(0)}</td><td>${(s.lastByte - s.requestStart).toFixed(0)}</td>` +
       `<td>${s.throughput ? formatValue(s.throughput, 'bps') : '-'}</td><td>${s.bufferAfter.toFixed(1)} s</td>` +
-      `<td>${s.protocol}${s.plr !== undefined ? ` (BP ${s.bp}, PLR ${(100 * s.plr).toFixed(1)} %)` : ''}</td></tr>`)
+      `<td>${segmentProtocolCell(q, s)}</td></tr>`)
     .join('');
 }
 
@@ -92,10 +59,12 @@ async function main() {
   Object.defineProperty(window, 'qoe', { get: () => window.lab.qoe(), configurable: true });
 
   let config;
+  let badUrl = false;
   try {
     config = parseRunConfig(location.search);
   } catch (err) {
     showError(`bad URL parameter: ${err.message}`);
+    badUrl = true;
     config = parseRunConfig('');
   }
   const info = await (await fetch('/api/info', { cache: 'no-store' })).json();
@@ -103,36 +72,18 @@ async function main() {
   const contentNames = info.content.map((c) => c.name);
   if (!contentNames.includes(config.content) && contentNames.length) contentNames.unshift(config.content);
   fillSelect($('content'), contentNames.map((n) => [n, n]), config.content);
-  fillSelect($('transport'), Object.entries(TRANSPORTS).map(([k, t]) => [k, t.label]), config.transport);
-  fillSelect($('abr'), [['dashjs', 'dash.js default (baseline)'], ...Object.entries(ALGORITHMS).map(([k, a]) => [k, a.label])], config.abr);
+  const choices = formChoices();
+  const defaultsFor = (abr) => (choices.abrs.find((a) => a.value === abr) || { defaults: {} }).defaults;
+  fillSelect($('transport'), choices.transports.map((t) => [t.value, t.label]), config.transport);
+  fillSelect($('abr'), choices.abrs.map((a) => [a.value, a.label]), config.abr);
   $('params').value = JSON.stringify({ ...defaultsFor(config.abr), ...(config.abrParams || {}) });
   $('seeks').value = formatSeekSchedule(config.seeks);
   $('stop').value = config.stopAt || '';
   $('keep').checked = config.keepBitrateOnSeek;
-  const autoBp = typeof config.bp === 'string';
-  $('bp-auto').checked = autoBp;
-  $('bp').value = String(autoBp ? 50 : config.bp ?? 100);
-  const showBp = () => {
-    $('bp-label').hidden = $('transport').value !== 'datachannel';
-    $('bp-value').textContent = `${$('bp').value} %`;
-  };
-  showBp();
-  $('transport').addEventListener('change', showBp);
-  // BP changes live: the next segment requested uses it (no restart needed). Moving the
-  // slider takes over from dynamic BP.
-  $('bp').addEventListener('input', () => {
-    showBp();
-    const run = window.lab.run;
-    if (run && run.transport && run.transport.setBp) {
-      $('bp-auto').checked = false;
-      run.transport.setAutoBp(null);
-      run.transport.setBp(Number($('bp').value));
-    }
-  });
-  $('bp-auto').addEventListener('change', () => {
-    const run = window.lab.run;
-    if (run && run.transport && run.transport.setAutoBp) run.transport.setAutoBp($('bp-auto').checked ? { minBp: 0, maxBp: 100 } : null);
-  });
+  // The selected transport's options (the DataChannel's BP slider), from the registry.
+  const optionControls = mountOptionControls({ document, $, choices, config, getRun: () => window.lab.run });
+  optionControls.show($('transport').value);
+  $('transport').addEventListener('change', () => optionControls.show($('transport').value));
   $('abr').addEventListener('change', () => {
     $('params').value = JSON.stringify(defaultsFor($('abr').value));
   });
@@ -151,7 +102,7 @@ async function main() {
         seeks: parseSeekSchedule($('seeks').value),
         stopAt: $('stop').value ? Number($('stop').value) : undefined,
         keepBitrateOnSeek: $('keep').checked,
-        bp: $('transport').value !== 'datachannel' ? undefined : $('bp-auto').checked ? 'auto' : Number($('bp').value),
+        ...optionControls.values($('transport').value),
         abrParams,
         autostart: true,
       };
@@ -161,6 +112,13 @@ async function main() {
     }
   });
 
+  // A script that asked to start a run it named wrongly gets a failed run at once, not a page
+  // waiting for a person (the form shows the defaults and the message says what was wrong).
+  const asked = new URLSearchParams(location.search).get('autostart');
+  if (badUrl && (asked === '1' || asked === 'true')) {
+    window.lab.state = 'error';
+    return;
+  }
   if (!config.autostart) {
     window.lab.state = 'ready';
     return;

@@ -252,4 +252,4 @@ function decide(input, state, params) {
   return finish(map.index, 'steady', `B = ${B.toFixed(3)} s, ${map.rule}`);
 }
 
-module.exports = { name, label, defaults, initialState, decide, bufferCeilingSeconds };
+module.exports = { name, label, defaults, spec, initialState, decide, bufferCeilingSeconds };

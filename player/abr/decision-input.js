@@ -1,7 +1,8 @@
 'use strict';
 // What every lab ABR decision sees, documented once, and the check that it is well formed.
 //
-// All three algorithms (basic.js, sara.js, bba2.js) share one signature:
+// Every lab algorithm (basic.js, sara.js, bba2.js, fixed.js; the registry entry around it is in
+// contract.js) shares one signature:
 //
 //   decide(input, state, params) -> { representationIndex, delayMs, state, reason, details }
 //

@@ -57,4 +57,4 @@ function decide(input, state, params) {
   };
 }
 
-module.exports = { name, label, defaults, initialState, decide, bufferCeilingSeconds, rungFor };
+module.exports = { name, label, defaults, spec, initialState, decide, bufferCeilingSeconds, rungFor };

@@ -1,26 +1,25 @@
 'use strict';
-// The lab's ABR algorithms, by the key a configuration names them with. A new algorithm
-// registers here and nowhere else. Every entry has the same shape:
-//   { name, label, defaults, initialState(), decide(input, state, params),
-//     bufferCeilingSeconds(params, segmentDurationSeconds) }
-// with decide's input and result documented in decision-input.js.
-const basic = require('./basic');
-const sara = require('./sara');
-const bba2 = require('./bba2');
-const fixed = require('./fixed');
+// The ABR registry: the one list of the ABRs a playback can use, by the name a URL or a
+// scenario gives (contract.js says what an entry is). The page's menu, URL parsing, scenario
+// validation and the player read it. A new algorithm is a file here plus one line below.
+const { createRegistry } = require('../registry');
+const { normalizeAbr } = require('./contract');
 const { validateDecisionInput } = require('./decision-input');
 
-function entry(m) {
-  return Object.freeze({
-    name: m.name,
-    label: m.label,
-    defaults: m.defaults,
-    initialState: m.initialState,
-    decide: m.decide,
-    bufferCeilingSeconds: m.bufferCeilingSeconds,
-  });
+// The lab's own algorithms (the entries that decide), by name, kept current with the registry.
+const ALGORITHMS = {};
+
+function refreshAlgorithms(registry) {
+  for (const key of Object.keys(ALGORITHMS)) delete ALGORITHMS[key];
+  for (const entry of registry.list()) if (entry.decide) ALGORITHMS[entry.name] = entry;
 }
 
-const ALGORITHMS = Object.freeze({ basic: entry(basic), sara: entry(sara), bba2: entry(bba2), fixed: entry(fixed) });
+const abrs = createRegistry({ kind: 'ABR', normalize: normalizeAbr, onChange: refreshAlgorithms });
 
-module.exports = { ALGORITHMS, validateDecisionInput };
+abrs.register(require('./dashjs'));
+abrs.register(require('./basic'));
+abrs.register(require('./sara'));
+abrs.register(require('./bba2'));
+abrs.register(require('./fixed'));
+
+module.exports = { abrs, ALGORITHMS, validateDecisionInput };

@@ -17,6 +17,7 @@ function resolveParams(algorithm, defaults, spec, overrides) {
   const params = { ...defaults, ...(overrides || {}) };
   for (const key of Object.keys(params)) {
     const rule = spec[key];
+    if (!rule && !Object.keys(spec).length) throw new RangeError(`${algorithm} takes no parameters, got "${key}"`);
     if (!rule) throw new RangeError(`${algorithm} has no parameter "${key}" (known: ${Object.keys(spec).join(', ')})`);
     const v = params[key];
     if (v === null && rule.nullable) continue;

@@ -167,4 +167,4 @@ function decide(input, state, params) {
   };
 }
 
-module.exports = { name, label, defaults, initialState, decide, bufferCeilingSeconds };
+module.exports = { name, label, defaults, spec, initialState, decide, bufferCeilingSeconds };

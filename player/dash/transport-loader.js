@@ -1,7 +1,7 @@
 'use strict';
 // Plugs the lab's transports into dash.js: dash.js 5 sends the MPD, init and media segment
 // requests through its XHRLoader class, and player.extend('XHRLoader', Factory, false) swaps
-// that class for this one (../shared/FACTS.md). dash.js keeps its own retry, metrics and
+// that class for this one (docs/platform-notes.md). dash.js keeps its own retry, metrics and
 // throughput logic; it only needs the response filled in, progress events (at least two per
 // response, or it stores no throughput sample) and onloadend.
 const { parseDashRange } = require('../transports/transport');

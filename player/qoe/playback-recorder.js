@@ -15,9 +15,16 @@ class PlaybackRecorder {
    * @param {() => number} opts.bufferLevel  seconds of video buffered ahead
    * @param {() => number} [opts.now]        clock in ms (performance.now)
    * @param {object} opts.config             what is being run, copied into the JSON
+   * @param {() => object|null} [opts.transportStats]  the transport's own totals
+   * @param {string[]} [opts.segmentFields]   accounting fields the transport adds to each
+   *   segment of the log (its registry entry's segmentFields)
+   * @param {(seek: {fromSeconds, toSeconds, scheduled}) => void} [opts.onSeek]  every seek
+   *   request, as it is recorded (the ABR's onSeek hook)
    */
-  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null }) {
+  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null }) {
     this.transportStats = transportStats;
+    this.segmentFields = segmentFields;
+    this.onSeek = onSeek;
     this.video = video;
     this.bufferLevel = bufferLevel;
     this.now = now;
@@ -97,6 +104,7 @@ class PlaybackRecorder {
     // What was on screen when the viewer asked: paper 002 holds that bitrate across the seek.
     this.representationAtSeek = this.renderedRepresentationId ?? null;
     this.event('seek', { from, to, representationId: this.representationAtSeek });
+    if (this.onSeek) this.onSeek({ fromSeconds: from, toSeconds: to, scheduled });
     const token = {};
     this.pendingSeek = token;
     const v = this.video;
@@ -159,13 +167,8 @@ class PlaybackRecorder {
       // bytes with zeros, so a damaged segment shows here).
       fnv1a32: info.data instanceof ArrayBuffer ? fnv1a32(info.data) : null,
     };
-    // DataChannel (FDSP) responses: what went which way, and what was lost.
-    if (a.unreliableChunks !== undefined) {
-      Object.assign(entry, {
-        bp: a.bp, reliableBytes: a.reliableBytes, unreliableBytes: a.unreliableBytes, packets: a.packets, unreliableChunks: a.unreliableChunks,
-        lostChunks: a.lostChunks, plr: a.plr, stoppedAtDeadline: a.stoppedAtDeadline, finishedBy: a.finishedBy,
-      });
-    }
+    // What the transport adds per segment (DataChannel: what went which way, what was lost).
+    for (const key of this.segmentFields) if (a[key] !== undefined) entry[key] = a[key];
     this.segments.push(entry);
     this.event('segment', { bandwidth: segment.bandwidth, durationSeconds: segment.durationSeconds, bytes: a.bytes });
   }

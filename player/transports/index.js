@@ -1,38 +1,49 @@
 'use strict';
-// The transports a playback can use, built from the origin's listener URLs (GET /api/info).
-// A new transport registers here and nowhere else.
-const { HttpFetchTransport } = require('./http-fetch-transport');
-const { DataChannelTransport } = require('./datachannel-transport');
+// The transport registry: the one list of the transports a playback can use. The page's menu,
+// URL parsing, scenario validation, the matrix, results.csv and the report all read it. A new
+// transport is a file in entries/ (the contract is in contract.js) plus one line below.
+const { createRegistry } = require('../registry');
+const { normalizeTransport, checkAgainstRegistered } = require('./contract');
 
-const TRANSPORTS = {
-  http11: {
-    label: 'HTTP/1.1 (keep-alive)',
-    create: (urls) => new HttpFetchTransport({ name: 'http11', label: 'HTTP/1.1', baseUrl: urls.http11, expectedProtocols: ['http/1.1'] }),
-  },
-  http10: {
-    label: 'HTTP/1.0-style (connection per request)',
-    // Chromium reports the HTTP/1.x framing, not the connection policy; that each request had
-    // its own TCP connection shows in the origin's request log (one connection id each).
-    create: (urls) => new HttpFetchTransport({ name: 'http10', label: 'HTTP/1.0-style', baseUrl: urls.http10, expectedProtocols: ['http/1.1', 'http/1.0'] }),
-  },
-  h2: {
-    label: 'HTTP/2 (TLS)',
-    create: (urls) => new HttpFetchTransport({ name: 'h2', label: 'HTTP/2', baseUrl: urls.h2, expectedProtocols: ['h2'] }),
-  },
-  datachannel: {
-    label: 'DataChannel (FDSP: critical data reliable, the rest unreliable)',
-    urlKey: 'fdsp',
-    // options.bp: Bitstream Prioritization 0-100; options.bufferLevel(): seconds buffered
-    create: (urls, options = {}) => new DataChannelTransport({ signalingUrl: urls.fdsp, bp: options.bp, bufferLevel: options.bufferLevel }),
-  },
-};
+const transports = createRegistry({ kind: 'transport', normalize: normalizeTransport, checkAgainst: checkAgainstRegistered });
 
-function createTransport(name, urls, options) {
-  const entry = TRANSPORTS[name];
-  if (!entry) throw new Error(`unknown transport "${name}" (known: ${Object.keys(TRANSPORTS).join(', ')})`);
-  const key = entry.urlKey || name;
-  if (!urls || !urls[key]) throw new Error(`the origin did not say where its ${name} endpoint is`);
-  return entry.create(urls, options);
+transports.register(require('./entries/http11'));
+transports.register(require('./entries/http10'));
+transports.register(require('./entries/h2'));
+transports.register(require('./entries/datachannel'));
+
+/** Every option key any registered transport takes, in registration order, with its option. */
+function transportOptions() {
+  const out = new Map();
+  for (const t of transports.list()) for (const [key, o] of Object.entries(t.options)) if (!out.has(key)) out.set(key, o);
+  return out;
 }
 
-module.exports = { TRANSPORTS, createTransport };
+/** The registered transports that take an option. */
+function transportsWithOption(key) {
+  return transports.list().filter((t) => t.options[key]).map((t) => t.name);
+}
+
+/** An option's values for one transport: what was given, defaults for the rest. */
+function optionsWithDefaults(entry, given) {
+  const out = {};
+  for (const [key, o] of Object.entries(entry.options)) {
+    const v = given ? given[key] : undefined;
+    out[key] = v === undefined || v === null ? o.default : v;
+  }
+  return out;
+}
+
+/**
+ * @param {string} name   a registered transport
+ * @param {object} urls   the origin's listener URLs (GET /api/info)
+ * @param {object} [options]  the transport's options (missing ones take their defaults)
+ * @param {{bufferLevel?: () => number}} [context]
+ */
+function createTransport(name, urls, options = {}, context = {}) {
+  const entry = transports.get(name);
+  if (!urls || !urls[entry.urlKey]) throw new Error(`the origin did not say where its ${name} endpoint is (GET /api/info has no urls.${entry.urlKey})`);
+  return entry.create(urls[entry.urlKey], optionsWithDefaults(entry, options), { bufferLevel: () => 0, ...context });
+}
+
+module.exports = { transports, createTransport, transportOptions, transportsWithOption, optionsWithDefaults };

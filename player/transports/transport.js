@@ -1,10 +1,10 @@
 'use strict';
-// The one interface every transport implements, so dash.js, ABR and QoE code never know which
-// one is in use. A transport fetches a URL (optionally a byte range) and reports progress,
-// completion and its own accounting; later transports (DataChannel, parallel streams, HTTP/3)
-// implement the same shape.
+// The one interface every transport implements (the HTTP ones in http-fetch-transport.js, the
+// DataChannel in datachannel-transport.js), so dash.js, ABR and QoE code never know which one
+// is in use. A transport fetches a URL (optionally a byte range) and reports progress,
+// completion and its own accounting. Its registry entry (contract.js) says how to create it.
 //
-//   transport.name        stable id ('http11', 'http10', 'h2', ...)
+//   transport.name        stable id ('http11', 'http10', 'h2', 'datachannel', ...)
 //   transport.label       what the page shows
 //   transport.load(request, callbacks) -> { abort() }
 //     request   = { url, range: {start, end} | null, responseType: 'arraybuffer' | 'text', timeoutMs }

@@ -1,14 +1,19 @@
 'use strict';
 // One row per playback: the columns of results.csv and of the report's tables. A column is a
 // name, a unit and where its value comes from in a playback record (run-directory.js), so the
-// CSV, the report and the progress line cannot disagree about what a number means.
+// CSV, the report and the progress line cannot disagree about what a number means. The
+// transports' own columns and options come from the transport registry (player/transports/).
 
-const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
+const { transports, transportOptions } = require('../../player/transports');
 
-const COLUMNS = [
+const column = ([name, unit, get]) => ({ name, unit, get });
+
+// Columns every playback has, around those the transports add (transportColumns below).
+const HEAD = [
   ['id', '', (r) => r.id],
   ['transport', '', (r) => r.transport],
-  ['bp', '', (r) => r.bp ?? null],
+].map(column);
+const RUN = [
   ['abr', '', (r) => r.abr],
   ['network', '', (r) => r.network],
   ['seekSchedule', '', (r) => r.seekSchedule],
@@ -32,19 +37,38 @@ const COLUMNS = [
   ['mediaThroughput', 'bit/s', (r) => r.metrics && r.metrics.mediaThroughput],
   ['linkUtilization', '', (r) => r.metrics && r.metrics.linkUtilization],
   ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
-  // DataChannel (FDSP): media packets lost / all media packets, as the player counted them.
-  ['mediaPlr', '', (r) => r.summary && r.summary.transport && r.summary.transport.plr !== undefined ? r.summary.transport.plr : null],
-  // The same split by cause (shared/qoe/fdsp-media-loss.js): segments waited for in full show
-  // what the network took; deadline stops (counted by the transport) cut the rest.
-  ['networkMediaPlr', '', (r) => { const m = r.qoe ? fdspMediaLoss(r.qoe.segments) : null; return m ? m.networkPlr : null; }],
-  ['deadlineStops', '', (r) => r.summary && r.summary.transport ? r.summary.transport.deadlineStops ?? null : null],
-  ['lateChunks', '', (r) => r.summary && r.summary.transport ? r.summary.transport.lateChunks ?? null : null],
-  ['reliableShare', '', (r) => r.summary && r.summary.transport ? r.summary.transport.reliableShare ?? null : null],
+].map(column);
+const TAIL = [
   ['lateTimers', '', (r) => r.metrics && r.metrics.lateTimers],
   ['originRequests', '', (r) => r.origin && r.origin.requests],
   ['originConnections', '', (r) => r.origin && r.origin.connections],
   ['wallSeconds', 's', (r) => r.wallSeconds],
-].map(([name, unit, get]) => ({ name, unit, get }));
+].map(column);
+
+/**
+ * A column per transport option (bp), after the transport: what the playback ran with. A
+ * record keeps its options in transportOptions, and each as a field of its own as well
+ * (expand-matrix.js); records written before transportOptions existed have only the field.
+ */
+function optionColumns() {
+  return [...transportOptions().keys()].map((key) => ({
+    name: key,
+    unit: '',
+    get: (r) => (r.transportOptions && r.transportOptions[key] !== undefined ? r.transportOptions[key] : r[key] ?? null),
+  }));
+}
+
+/** The columns the registered transports add (the DataChannel's PLR, deadline stops, ...), each once. */
+function transportColumns() {
+  const seen = new Map();
+  for (const t of transports.list()) for (const c of t.resultColumns) if (!seen.has(c.name)) seen.set(c.name, c);
+  return [...seen.values()];
+}
+
+/** Every column, in results.csv's order, for the transports registered now. */
+function resultColumns() {
+  return [...HEAD, ...optionColumns(), ...RUN, ...transportColumns(), ...TAIL];
+}
 
 function csvCell(v) {
   if (v === null || v === undefined) return '';
@@ -53,17 +77,17 @@ function csvCell(v) {
 }
 
 function toRow(record) {
-  return Object.fromEntries(COLUMNS.map((c) => {
+  return Object.fromEntries(resultColumns().map((c) => {
     const v = c.get(record);
     return [c.name, v === undefined ? null : v];
   }));
 }
 
 /** Records -> CSV text (header + one line per record). */
-function toCsv(records, columns = COLUMNS) {
+function toCsv(records, columns = resultColumns()) {
   const lines = [columns.map((c) => c.name).join(',')];
   for (const r of records) lines.push(columns.map((c) => csvCell(c.get(r))).join(','));
   return `${lines.join('\n')}\n`;
 }
 
-module.exports = { COLUMNS, toRow, toCsv, csvCell };
+module.exports = { resultColumns, transportColumns, toRow, toCsv, csvCell };

@@ -4,28 +4,35 @@
 // Failed playbacks are counted per group but never averaged in (they have no metrics);
 // a metric that is null in a playback (no seek happened, unlimited link) is left out of
 // that metric only, and `n` says how many values each summary rests on.
-const { COLUMNS } = require('../qoe/results-table');
+const { resultColumns, transportColumns } = require('../qoe/results-table');
 
-const METRICS = [
-  { key: 'startupDelaySeconds', label: 'Startup delay', unit: 's', scale: 1, digits: 2 },
-  { key: 'meanSeekWaitSeconds', label: 'Seek wait (mean per playback)', unit: 's', scale: 1, digits: 2 },
-  { key: 'rebufferRate', label: 'Rebuffer rate', unit: '%', scale: 100, digits: 2 },
+// The report's metrics every playback has; the transports' own (DataChannel PLR, ...) follow
+// the network's packet loss ratio (reportMetrics below).
+const BASE_METRICS = [
+  { key: 'startupDelaySeconds', label: 'Startup delay', unit: 's', scale: 1, digits: 2, bar: true },
+  { key: 'meanSeekWaitSeconds', label: 'Seek wait (mean per playback)', unit: 's', scale: 1, digits: 2, bar: true },
+  { key: 'rebufferRate', label: 'Rebuffer rate', unit: '%', scale: 100, digits: 2, bar: true },
   { key: 'rebufferInstances', label: 'Rebuffer instances', unit: '', scale: 1, digits: 1 },
   { key: 'rebufferSeconds', label: 'Rebuffer time', unit: 's', scale: 1, digits: 2 },
-  { key: 'averagePlaybackBitrate', label: 'Average playback bitrate', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  { key: 'averagePlaybackBitrate', label: 'Average playback bitrate', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true },
   { key: 'switchCount', label: 'Bitrate switches', unit: '', scale: 1, digits: 1 },
-  { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3 },
-  { key: 'mediaPlr', label: 'Media packet loss ratio (DataChannel FDSP, lost / all media packets)', unit: '%', scale: 100, digits: 3 },
-  { key: 'networkMediaPlr', label: 'Media packet loss ratio in segments waited for in full (DataChannel FDSP: the network\'s part, deadline stops left out)', unit: '%', scale: 100, digits: 3 },
-  { key: 'deadlineStops', label: 'Segments stopped at their playout deadline (DataChannel FDSP)', unit: '', scale: 1, digits: 1 },
-  { key: 'reliableShare', label: 'Share of bytes sent reliably (DataChannel FDSP)', unit: '%', scale: 100, digits: 1 },
-  { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1 },
-  { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2 },
+  { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3, bar: true },
+  { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1, bar: true },
+  { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2, bar: true },
   { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },
 ];
 
+/**
+ * Every metric of the report, for the transports registered now: {key, label, unit, scale,
+ * digits, bar} (bar: also drawn as a bar chart). scale turns the column's unit into the shown one.
+ */
+function reportMetrics() {
+  const fromTransports = transportColumns().filter((c) => c.metric).map((c) => ({ bar: false, ...c.metric, key: c.name }));
+  const at = BASE_METRICS.findIndex((m) => m.key === 'packetLossRatio') + 1;
+  return [...BASE_METRICS.slice(0, at), ...fromTransports, ...BASE_METRICS.slice(at)].map((m) => ({ bar: false, ...m }));
+}
+
 const GROUP_KEYS = ['transport', 'abr', 'network', 'seekSchedule', 'switchSchedule'];
-const column = Object.fromEntries(COLUMNS.map((c) => [c.name, c]));
 
 /** mean/min/max/n of the finite numbers in values (null when there are none) */
 function describe(values) {
@@ -44,6 +51,8 @@ function groupKey(r) {
  *   in the order the groups first appear
  */
 function aggregate(records) {
+  const metrics = reportMetrics();
+  const column = Object.fromEntries(resultColumns().map((c) => [c.name, c]));
   const groups = new Map();
   for (const r of records) {
     const k = groupKey(r);
@@ -61,7 +70,7 @@ function aggregate(records) {
       ok: ok.length,
       failed: g.records.length - ok.length,
       ids: g.records.map((r) => r.id),
-      metrics: Object.fromEntries(METRICS.map((m) => [m.key, describe(ok.map((r) => column[m.key].get(r)))])),
+      metrics: Object.fromEntries(metrics.map((m) => [m.key, describe(ok.map((r) => column[m.key].get(r)))])),
     };
   });
 }
@@ -96,4 +105,6 @@ function formatCell(cell, metric) {
   return cell.n === 1 || cell.min === cell.max ? f(cell.mean) : `${f(cell.mean)} (${f(cell.min)}-${f(cell.max)})`;
 }
 
-module.exports = { aggregate, describe, pivot, formatCell, varyingKeys, METRICS, GROUP_KEYS };
+module.exports = { aggregate, describe, pivot, formatCell, varyingKeys, reportMetrics, GROUP_KEYS };
+// METRICS: the list as it is when read (reportMetrics() for the registered transports).
+Object.defineProperty(module.exports, 'METRICS', { enumerable: true, get: reportMetrics });

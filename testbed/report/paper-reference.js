@@ -8,14 +8,13 @@
 //     entries:
 //       - { transport: fdsp-bp0, network: rtt50, rebufferSeconds: 0.093, rebufferInstances: 2 }
 //       - { transport: http11, abr: fixed-4M, network: rtt50, rebufferSeconds: 1.147, rebufferInstances: 1 }
-// Values are in the metric's own unit (the keys of aggregate.js's METRICS: seconds, ratios,
+// Values are in the metric's own unit (the keys of aggregate.js's reportMetrics(): seconds, ratios,
 // bit/s), not the report's display unit, so the report scales ours and the paper's alike.
 // `abr` may be left out when the scenario has one ABR per transport. `switch` names a switch
 // schedule, for papers whose rows are interface-switch patterns (paper 002 Tables 8-9); an
 // entry without it stands for every schedule.
-const { METRICS, pivot } = require('./aggregate');
+const { reportMetrics, pivot } = require('./aggregate');
 
-const METRIC_KEYS = METRICS.map((m) => m.key);
 const ENTRY_KEYS = ['transport', 'abr', 'network', 'switch'];
 const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,6 +40,7 @@ function validateReference(raw, names, problems) {
   }
   const seen = new Set();
   const entries = [];
+  const metricKeys = reportMetrics().map((m) => m.key);
   raw.entries.forEach((e, i) => {
     const at = `reference.entries[${i}]`;
     if (!isObject(e)) return problems.push(`${at} must be {transport, network, METRIC: value}, got ${show(e)}`);
@@ -52,7 +52,7 @@ function validateReference(raw, names, problems) {
     const values = {};
     for (const [k, v] of Object.entries(e)) {
       if (ENTRY_KEYS.includes(k)) continue;
-      if (!METRIC_KEYS.includes(k)) problems.push(`${at}: "${k}" is not a metric (${METRIC_KEYS.join(', ')})`);
+      if (!metricKeys.includes(k)) problems.push(`${at}: "${k}" is not a metric (${metricKeys.join(', ')})`);
       else if (!(typeof v === 'number' && Number.isFinite(v))) problems.push(`${at}.${k} must be a number in the metric's own unit, got ${show(v)}`);
       else values[k] = v;
     }

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { readRecords } = require('../qoe/run-directory');
-const { aggregate, pivot, formatCell, METRICS, GROUP_KEYS } = require('./aggregate');
+const { aggregate, pivot, formatCell, reportMetrics, GROUP_KEYS } = require('./aggregate');
 const { lineChart, barChart, esc } = require('./svg-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
@@ -12,8 +12,6 @@ const { csvCell } = require('../qoe/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
 
-// Bars for these; the rest are tables only.
-const BAR_METRICS = ['startupDelaySeconds', 'rebufferRate', 'meanSeekWaitSeconds', 'averagePlaybackBitrate', 'packetLossRatio', 'mediaPlr', 'linkUtilization', 'overhead'];
 const DEFAULT_PLOTS = 12;
 
 /** The playbacks to plot over time: the ones asked for, else the first ok one of each group. */
@@ -73,10 +71,10 @@ function markdownTable(t, metric) {
   return lines.join('\n');
 }
 
-function longCsv(groups) {
+function longCsv(groups, metrics) {
   const header = ['metric', 'unit', ...GROUP_KEYS, 'ok', 'failed', 'n', 'mean', 'min', 'max'];
   const lines = [header.join(',')];
-  for (const m of METRICS) {
+  for (const m of metrics) {
     for (const g of groups) {
       const c = g.metrics[m.key];
       const scaled = (v) => (v === null ? null : v * m.scale);
@@ -106,10 +104,12 @@ function writeReport(runDir, o = {}) {
   const generated = new Date().toISOString();
   const profiles = Object.entries(scenario.profiles).map(([name, p]) => [name, describeProfile(p)]);
 
-  const sections = METRICS.map((m) => {
+  const metrics = reportMetrics();
+  // Each metric a table; those marked bar also a bar chart.
+  const sections = metrics.map((m) => {
     const t = pivot(groups, m.key);
     if (t.cells.every((row) => row.every((c) => !c || c.n === 0))) return null;
-    const bars = BAR_METRICS.includes(m.key) ? barChart({
+    const bars = m.bar ? barChart({
       title: m.label,
       unit: m.unit,
       bars: groups.map((g) => {
@@ -157,7 +157,7 @@ ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>erro
   const files = { html: path.join(runDir, 'report.html'), md: path.join(runDir, 'report.md'), csv: path.join(runDir, 'tables.csv') };
   fs.writeFileSync(files.html, html);
   fs.writeFileSync(files.md, md);
-  fs.writeFileSync(files.csv, longCsv(groups));
+  fs.writeFileSync(files.csv, longCsv(groups, metrics));
   return files;
 }
 

@@ -2,6 +2,7 @@
 // A scenario's cross product as a list of playbacks, each with a stable id (its file name in
 // the run directory, and what resume matches on) and the seconds it is expected to take.
 const { mergeProfile } = require('./network-profile');
+const { transportOptions } = require('../../player/transports');
 
 /**
  * Media seconds actually watched: playing from 0 until the stop time, jumping at each seek
@@ -21,9 +22,20 @@ function viewedSeconds(durationSeconds, seeks) {
 // Page load, startup and the browser's start and stop, per playback, on top of viewing.
 const OVERHEAD_SECONDS = 10;
 
-/** A transport as the matrix lists it: {name, label, bp?} (plain names are their own label). */
+/** A transport as the matrix lists it: {name, label, ...options} (plain names are their own label). */
 function transportEntry(t) {
   return typeof t === 'string' ? { name: t, label: t } : t;
+}
+
+/**
+ * The transport options a playback runs with: `transportOptions` holds those its entry sets
+ * (what the page's URL gets); each registered option is also a field of its own, null when not
+ * set, as results.csv has a column per option (bp).
+ */
+function optionFields(t) {
+  const keys = [...transportOptions().keys()];
+  const given = Object.fromEntries(keys.filter((k) => t[k] !== undefined).map((k) => [k, t[k]]));
+  return { ...Object.fromEntries(keys.map((k) => [k, t[k] ?? null])), transportOptions: given };
 }
 
 function playbackId(parts) {
@@ -46,13 +58,13 @@ function expandMatrix(scenario) {
               const seeks = scenario.seekSchedules[seekName];
               const viewed = viewedSeconds(scenario.durationSeconds, seeks);
               out.push({
+                ...optionFields(t),
                 id: playbackId([t.label, abr.label, network,
                   seekNames.length > 1 || seekName !== 'none' ? seekName : null,
                   switchNames.length > 1 || switchName !== 'none' ? switchName : null,
                   `r${repetition}`]),
                 transport: t.label,
                 transportName: t.name,
-                bp: t.bp ?? null,
                 abr,
                 network,
                 profile: mergeProfile(scenario.profiles[network], abr.link),

@@ -13,8 +13,10 @@
 //   congestionControl        TCP congestion control in the origin's namespace (default cubic)
 //   keepBitrateOnSeek        hold the pre-seek bitrate after a seek (paper 002 Table 3)
 //   transports               [http11, http10, h2, {name: datachannel, label: fdsp-bp50, bp: 50}]
-//                            (plain names stay strings in the normal form; entries are objects)
+//                            names and options from the transport registry (player/transports/);
+//                            plain names stay strings in the normal form; entries are objects
 //   abrs                     [bba2, {name: fixed, label: q700, params: {...}, link: {...}, networks: [...]}]
+//                            names and parameters from the ABR registry (player/abr/)
 //                            link: profile settings this entry overrides (paper 003: rate = bitrate)
 //                            networks: the only networks this entry is crossed with (paper 000
 //                            Table 2: each bitrate with its own bandwidths)
@@ -26,13 +28,14 @@
 //                            (testbed/report/paper-reference.js)
 //
 // The matrix is transports x abrs x networks x seekSchedules x switchSchedules x repetitions.
+// Seeks, the stop time, transport options and ABR parameters follow the same rules, with the
+// same messages, as the page's URL (player/run-options.js).
 const { validateProfile } = require('./network-profile');
-const { ALGORITHMS } = require('../../player/abr');
-const { parseAutoBp } = require('../../player/transports/bp-controller');
+const { abrs: abrRegistry } = require('../../player/abr');
+const { transportOptions, transportsWithOption } = require('../../player/transports');
+const options = require('../../player/run-options');
 const { validateReference } = require('../report/paper-reference');
 
-const TRANSPORTS = ['http11', 'http10', 'h2', 'datachannel'];
-const ABRS = ['dashjs', 'basic', 'sara', 'bba2', 'fixed'];
 const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
 const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
   'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference'];
@@ -47,36 +50,6 @@ class ScenarioError extends Error {
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
-
-function parseSeeks(raw, where, problems) {
-  let list = raw;
-  if (typeof raw === 'string') {
-    list = raw.trim() ? raw.split(',').map((part) => {
-      const m = /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
-      if (!m) {
-        problems.push(`${where}: "${part.trim()}" is not "AT:TO" in media seconds, e.g. 40:100`);
-        return null;
-      }
-      return [Number(m[1]), Number(m[2])];
-    }) : [];
-  }
-  if (!Array.isArray(list)) {
-    problems.push(`${where} must be "AT:TO, ..." or a list of [at, to] pairs, got ${show(raw)}`);
-    return [];
-  }
-  const seeks = [];
-  list.forEach((s, i) => {
-    if (s === null) return;
-    const pair = Array.isArray(s) ? { at: s[0], to: s[1] } : s;
-    if (!isObject(pair) || !(pair.at >= 0) || !(pair.to >= 0) || typeof pair.at !== 'number' || typeof pair.to !== 'number') {
-      problems.push(`${where}[${i}] must be [at, to] or {at, to} in media seconds >= 0, got ${show(s)}`);
-      return;
-    }
-    if (seeks.length && pair.at <= seeks[seeks.length - 1].at) problems.push(`${where}[${i}]: seek times must increase (${pair.at} s after ${seeks[seeks.length - 1].at} s)`);
-    seeks.push({ at: pair.at, to: pair.to });
-  });
-  return seeks;
-}
 
 function parseSwitches(raw, where, profileNames, problems) {
   if (!Array.isArray(raw)) {
@@ -104,27 +77,53 @@ function parseSwitches(raw, where, profileNames, problems) {
 function parseAbr(raw, where, problems) {
   const entry = typeof raw === 'string' ? { name: raw } : raw;
   if (!isObject(entry)) {
-    problems.push(`${where} must be an ABR name (${ABRS.join(', ')}) or {name, label, params, link}, got ${show(raw)}`);
+    problems.push(`${where} must be an ABR name (${abrRegistry.names().join(', ')}) or {name, label, params, link}, got ${show(raw)}`);
     return null;
   }
   for (const k of Object.keys(entry)) if (!['name', 'label', 'params', 'link', 'networks'].includes(k)) problems.push(`${where}: unknown key "${k}" (name, label, params, link, networks)`);
-  if (!ABRS.includes(entry.name)) problems.push(`${where}.name ${show(entry.name)} is not an ABR (${ABRS.join(', ')})`);
+  const abr = options.parseAbrName(entry.name, options.inFile(`${where}.name`), problems);
   const label = entry.label ?? entry.name;
   if (typeof label !== 'string' || !NAME_RE.test(label)) problems.push(`${where}.label ${show(label)} must be letters, digits, "-", "_" or "."`);
-  if (entry.params !== undefined && !isObject(entry.params)) problems.push(`${where}.params must be an object`);
-  else if (entry.params && ALGORITHMS[entry.name]) {
-    // The player checks parameters too, but only when a playback starts: check them now.
-    try {
-      ALGORITHMS[entry.name].bufferCeilingSeconds(entry.params, 2);
-    } catch (err) {
-      problems.push(`${where}.params: ${err.message}`);
-    }
-  } else if (entry.params && Object.keys(entry.params).length && entry.name === 'dashjs') {
-    problems.push(`${where}.params: dash.js's own ABR takes no parameters here`);
-  }
+  // The player checks parameters too, but only when a playback starts: check them now.
+  const params = options.parseAbrParams(abr, entry.params, options.inFile(`${where}.params`), problems);
   if (entry.link !== undefined && !isObject(entry.link)) problems.push(`${where}.link must be an object of network profile settings`);
   if (entry.networks !== undefined && !(Array.isArray(entry.networks) && entry.networks.length)) problems.push(`${where}.networks must be a non-empty list of profile names`);
-  return { name: entry.name, label, params: entry.params || {}, link: entry.link || null, networks: entry.networks || null };
+  return { name: entry.name, label, params: params || {}, link: entry.link || null, networks: entry.networks || null };
+}
+
+/**
+ * A transport: its registry name, or {name, label, ...its options}. Returns the normal form
+ * (a plain name stays a string) and its label (given, or the name with the options it sets:
+ * datachannel-bp50).
+ */
+function parseTransport(raw, where, problems) {
+  if (typeof raw === 'string') {
+    options.parseTransportName(raw, options.inFile(where), problems);
+    return { normal: raw, label: raw };
+  }
+  if (!isObject(raw)) {
+    const keys = ['name', 'label', ...transportOptions().keys()];
+    problems.push(`${where} must be a transport name or {${keys.join(', ')}}, got ${show(raw)}`);
+    return { normal: raw, label: null };
+  }
+  const transport = options.parseTransportName(raw.name, options.inFile(`${where}.name`), problems);
+  const known = ['name', 'label', ...(transport ? Object.keys(transport.options) : [])];
+  for (const k of Object.keys(raw)) {
+    if (known.includes(k)) continue;
+    const owners = transportsWithOption(k);
+    if (transport && owners.length) problems.push(`${where}.${k}: only the ${owners.join(' and ')} transport${owners.length > 1 ? 's have' : ' has'} ${transportOptions().get(k).noun}`);
+    else if (transport) problems.push(`${where}: unknown key "${k}" (${known.join(', ')})`);
+  }
+  if (raw.label !== undefined && (typeof raw.label !== 'string' || !NAME_RE.test(raw.label))) problems.push(`${where}.label ${show(raw.label)} must be letters, digits, "-", "_" or "."`);
+  const values = {};
+  for (const key of Object.keys(transport ? transport.options : {})) {
+    if (raw[key] === undefined) continue;
+    const value = options.parseTransportOption(transport, key, raw[key], options.inFile(`${where}.${key}`), problems);
+    values[key] = value === undefined ? raw[key] : value;
+  }
+  const suffix = Object.entries(values).map(([key, v]) => `-${key}${transport.options[key].format(v).replace(/[^A-Za-z0-9.-]/g, '-')}`).join('');
+  const label = raw.label ?? `${raw.name}${suffix}`;
+  return { normal: { name: raw.name, label, ...values }, label };
 }
 
 function namedMap(raw, where, problems, parse) {
@@ -167,9 +166,10 @@ function validateScenario(raw, ctx) {
     }
   }
   const contentSeconds = preset ? preset.durationSeconds : null;
-  const durationSeconds = raw.durationSeconds ?? contentSeconds;
-  if (raw.durationSeconds !== undefined && !(typeof raw.durationSeconds === 'number' && raw.durationSeconds > 0)) problems.push(`durationSeconds must be a number of seconds > 0, got ${show(raw.durationSeconds)}`);
-  else if (contentSeconds && durationSeconds > contentSeconds) problems.push(`durationSeconds ${durationSeconds} is longer than the content (${contentSeconds} s)`);
+  // The stop time, by the rules of the page URL's stop=.
+  const stopAt = raw.durationSeconds === undefined ? undefined : options.parseStopTime(raw.durationSeconds, options.inFile('durationSeconds'), problems);
+  const durationSeconds = stopAt ?? contentSeconds;
+  if (stopAt !== undefined && contentSeconds && durationSeconds > contentSeconds) problems.push(`durationSeconds ${durationSeconds} is longer than the content (${contentSeconds} s)`);
   const repetitions = raw.repetitions ?? 1;
   if (!(Number.isInteger(repetitions) && repetitions >= 1)) problems.push(`repetitions must be a whole number >= 1, got ${show(raw.repetitions)}`);
   if (raw.timeoutSeconds !== undefined && !(typeof raw.timeoutSeconds === 'number' && raw.timeoutSeconds > 0)) problems.push(`timeoutSeconds must be a number > 0, got ${show(raw.timeoutSeconds)}`);
@@ -185,30 +185,9 @@ function validateScenario(raw, ctx) {
     }
     return v;
   };
-  const transports = list('transports');
-  transports.forEach((t, i) => {
-    if (typeof t === 'string') {
-      if (!TRANSPORTS.includes(t)) problems.push(`transports[${i}] ${show(t)} is not a transport (${TRANSPORTS.join(', ')})`);
-      return;
-    }
-    if (!isObject(t)) return problems.push(`transports[${i}] must be a transport name or {name, label, bp}, got ${show(t)}`);
-    for (const k of Object.keys(t)) if (!['name', 'label', 'bp'].includes(k)) problems.push(`transports[${i}]: unknown key "${k}" (name, label, bp)`);
-    if (!TRANSPORTS.includes(t.name)) problems.push(`transports[${i}].name ${show(t.name)} is not a transport (${TRANSPORTS.join(', ')})`);
-    if (t.label !== undefined && (typeof t.label !== 'string' || !NAME_RE.test(t.label))) problems.push(`transports[${i}].label ${show(t.label)} must be letters, digits, "-", "_" or "."`);
-    if (t.bp !== undefined) {
-      if (t.name !== 'datachannel') problems.push(`transports[${i}].bp: only the datachannel transport has a BP`);
-      else if (typeof t.bp === 'string') {
-        try {
-          if (!parseAutoBp(t.bp)) problems.push(`transports[${i}].bp must be 0-100, "auto" or "auto:MIN-MAX", got ${show(t.bp)}`);
-        } catch (err) {
-          problems.push(`transports[${i}].bp: ${err.message}`);
-        }
-      } else if (!(typeof t.bp === 'number' && t.bp >= 0 && t.bp <= 100)) problems.push(`transports[${i}].bp must be 0-100, "auto" or "auto:MIN-MAX", got ${show(t.bp)}`);
-    }
-    return undefined;
-  });
-  const transportLabels = transports.map((t) => (typeof t === 'string' ? t : t && (t.label ?? (t.bp !== undefined ? `${t.name}-bp${String(t.bp).replace(/[^A-Za-z0-9.-]/g, '-')}` : t.name))));
-  transportLabels.forEach((l, i) => { if (transportLabels.indexOf(l) !== i) problems.push(`transports: label "${l}" is used twice (give each entry its own label)`); });
+  const transports = list('transports').map((t, i) => parseTransport(t, `transports[${i}]`, problems));
+  const transportLabels = transports.map((t) => t.label);
+  transportLabels.forEach((l, i) => { if (l !== null && transportLabels.indexOf(l) !== i) problems.push(`transports: label "${l}" is used twice (give each entry its own label)`); });
   const abrs = list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
   const labels = abrs.map((a) => a.label);
   labels.forEach((l, i) => { if (labels.indexOf(l) !== i) problems.push(`abrs: label "${l}" is used twice (give each entry its own label)`); });
@@ -222,7 +201,7 @@ function validateScenario(raw, ctx) {
   for (const a of abrs) {
     for (const n of a.networks || []) if (!networks.includes(n)) problems.push(`abrs.${a.label}.networks: ${show(n)} is not one of the scenario's networks (${networks.join(', ')})`);
   }
-  const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => parseSeeks(v, where, problems)) || { none: [] };
+  const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => options.parseSeekSchedule(v, options.inFile(where), problems)) || { none: [] };
   const switchSchedules = namedMap(raw.switchSchedules, 'switchSchedules', problems, (v, where) => parseSwitches(v, where, profileNames, problems)) || { none: [] };
   if (durationSeconds) {
     for (const [n, seeks] of Object.entries(seekSchedules)) {
@@ -242,7 +221,7 @@ function validateScenario(raw, ctx) {
     timeoutSeconds: raw.timeoutSeconds ?? null,
     congestionControl,
     keepBitrateOnSeek: raw.keepBitrateOnSeek === true,
-    transports: transports.map((t, i) => (typeof t === 'string' ? t : { name: t.name, label: transportLabels[i], ...(t.bp !== undefined ? { bp: t.bp } : {}) })),
+    transports: transports.map((t) => t.normal),
     abrs,
     profiles,
     networks,
@@ -252,4 +231,4 @@ function validateScenario(raw, ctx) {
   };
 }
 
-module.exports = { validateScenario, ScenarioError, TRANSPORTS, ABRS, CONGESTION_CONTROLS };
+module.exports = { validateScenario, ScenarioError, CONGESTION_CONTROLS };

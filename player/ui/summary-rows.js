@@ -1,0 +1,36 @@
+'use strict';
+// The rows of the page's live QoE table: the metrics every playback has, then what its
+// transport adds (its registry entry's summaryRows). Pure, so it can be checked in Node.
+const { transports } = require('../transports');
+const { formatValue } = require('./line-chart');
+
+/** @returns {[string, string][]} [label, text] per row */
+function qoeSummaryRows(q) {
+  const s = q.summary;
+  const sec = (v) => (v === null || v === undefined ? '-' : `${v.toFixed(2)} s`);
+  const rows = [
+    ['state', s.state],
+    ['startup delay', sec(s.startupDelaySeconds)],
+    ['played', sec(s.playSeconds)],
+    ['rebuffers', `${s.rebufferInstances} (${sec(s.rebufferSeconds)})`],
+    ['rebuffer rate', `${(100 * s.rebufferRate).toFixed(2)} %`],
+    ['seeks / mean wait', `${s.seeks.length} / ${sec(s.meanSeekWaitSeconds)}`],
+    ['avg playback bitrate', s.averagePlaybackBitrate ? formatValue(s.averagePlaybackBitrate, 'bps') : '-'],
+    ['avg downloaded bitrate', s.averageDownloadedBitrate ? formatValue(s.averageDownloadedBitrate, 'bps') : '-'],
+    ['switches', `${s.switchCount} (mean ${formatValue(s.switchMagnitudeMean, 'bps')})`],
+    ['frames decoded / dropped', `${s.decodedFrames ?? '-'} / ${s.droppedFrames ?? '-'}`],
+    ['bytes per transport', Object.entries(s.bytesPerTransport).map(([k, v]) => `${k}: ${(v / 1e6).toFixed(2)} MB`).join(', ') || '-'],
+    ['protocols (Resource Timing)', Object.keys(s.protocols).join(', ') || '-'],
+    ['errors', String(s.errors)],
+  ];
+  const entry = q.config && transports.has(q.config.transport) ? transports.get(q.config.transport) : null;
+  return entry ? [...rows, ...entry.summaryRows(q)] : rows;
+}
+
+/** The page's segment log row's last cell: the protocol, and what the transport adds. */
+function segmentProtocolCell(q, segment) {
+  const entry = q.config && transports.has(q.config.transport) ? transports.get(q.config.transport) : null;
+  return `${segment.protocol}${entry ? entry.segmentNote(segment) : ''}`;
+}
+
+module.exports = { qoeSummaryRows, segmentProtocolCell };
