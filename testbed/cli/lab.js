@@ -15,6 +15,7 @@ const { validateProfile, mergeProfile, profileToLinkSettings, describeProfile } 
 const { createEmulatedLink, setCongestionControl, EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
 const { startOriginInNamespace } = require('../qoe/origin-in-namespace');
 const { leftoverNotice } = require('../netem/leftover-namespaces');
+const { describeCounters } = require('../netem/effects');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -83,8 +84,9 @@ function parseSettings(words) {
   return profile;
 }
 
+/** Each network effect words its own counters (testbed/netem/effects/). */
 function formatCounters(c) {
-  const line = (name, d) => `  ${name}: ${d.packetsOut}/${d.packetsIn} packets delivered, ${(d.bytesOut / 1e6).toFixed(2)} MB; drops: loss ${d.drops.loss}, queue ${d.drops.queue}, down ${d.drops.down}`;
+  const line = (name, d) => `  ${name}: ${d.packetsOut}/${d.packetsIn} packets delivered, ${(d.bytesOut / 1e6).toFixed(2)} MB; ${describeCounters(d)}`;
   return [line('to browser', c.toClient), line('to origin ', c.toServer)].join('\n');
 }
 
@@ -185,7 +187,7 @@ async function main(argv) {
     `lab: open in a browser on this machine (through the emulator):`,
     `  ${base}/`,
     `  ${base}/?content=${args.values.content}&transport=datachannel&abr=bba2&bp=0`,
-    `lab: HTTP/2: https://${link.serverIp}:8443/ (accept the certificate); request log: ${logFile}`,
+    `lab: HTTP/2: ${origin.urls.h2}/ (accept the certificate); request log: ${logFile}`,
     `lab: the origin runs in network namespace ${link.serverNs} (its TCP state: ip netns exec ${link.serverNs} ss -ti)`,
     'lab: type KEY=VALUE to change the link, "counters", "reset" or "help"; Ctrl-C stops.',
     '',
@@ -223,4 +225,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parseSetting, parseSettings };
+module.exports = { parseSetting, parseSettings, formatCounters };

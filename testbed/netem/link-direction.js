@@ -4,31 +4,21 @@
 // (which moves real packets) asks it what to do and only keeps the timers; this file decides,
 // so every effect can be tested without a socket.
 //
-// Per packet, in netem's order:
-//   1. link down (a down interval)          -> dropped, cause 'down'
-//   2. random loss                         -> dropped, cause 'loss'
-//   3. drop-tail queue full (bytes/packets) -> dropped, cause 'queue'
-//   4. serialisation at the rate schedule, behind the packets already queued (tbf-like)
-//   5. propagation delay + jitter (uniform in +-jitter); without `jitterReorders` a packet
-//      never overtakes the one before it (netem's default since 2015 with rate/jitter)
-//   6. reorder: with probability `reorderRate` a packet skips the delay and so overtakes
-//      the ones in flight (netem's "reorder" semantics)
-//   7. duplicate: a second copy delivered with it; corrupt: one random bit flipped
-const { createRateSchedule } = require('./rate-schedule');
+// The effects are stages, one file each, in the fixed order of ./effects/index.js (link down,
+// random loss, the bottleneck's queue and rate, reorder, delay and jitter, corrupt,
+// duplicate). This file only runs them: the stages before the bottleneck as a packet arrives,
+// the ones after it as the packet leaves the queue.
+//
+// Most packets are decided the moment they arrive (send() returns the verdict). With a queue
+// discipline that decides as the link takes each packet (CoDel), a packet that has to wait is
+// decided later: send() returns null and the verdict goes to onQueuedVerdict when the link
+// takes it. The caller then calls departUntil(t) at nextDecisionMs (send() does it for every
+// arrival too).
+const { listEffects } = require('./effects');
 const { createRng } = require('./rng');
 
-const DEFAULTS = Object.freeze({
-  delayMs: 0,
-  jitterMs: 0,
-  jitterReorders: false,
-  lossRate: 0,
-  duplicateRate: 0,
-  corruptRate: 0,
-  reorderRate: 0,
-  rate: null,
-  queueLimitBytes: null,
-  queueLimitPackets: null,
-  downIntervals: [],
+// Settings of the link itself, not of one effect.
+const LINK_SETTINGS = Object.freeze({
   // Where the scenario's clock starts, on the caller's clock (ms): down intervals and rate
   // schedules (square wave phase, step and mahimahi traces) count from here, so a schedule
   // can start with a playback rather than with the relay.
@@ -36,105 +26,130 @@ const DEFAULTS = Object.freeze({
   seed: 1,
 });
 
-function checkProbability(name, p) {
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`${name} must be a probability in [0, 1], got ${p}`);
-}
-
-function validate(c) {
-  for (const k of Object.keys(c)) if (!(k in DEFAULTS)) throw new Error(`unknown link setting "${k}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
-  for (const k of ['lossRate', 'duplicateRate', 'corruptRate', 'reorderRate']) checkProbability(k, c[k]);
-  if (!Number.isFinite(c.timeOriginMs)) throw new RangeError(`timeOriginMs must be a number of ms, got ${c.timeOriginMs}`);
-  for (const k of ['delayMs', 'jitterMs']) if (!(c[k] >= 0)) throw new RangeError(`${k} must be >= 0 ms, got ${c[k]}`);
-  for (const k of ['queueLimitBytes', 'queueLimitPackets']) {
-    if (c[k] !== null && !(Number.isInteger(c[k]) && c[k] > 0)) throw new RangeError(`${k} must be a positive whole number or null, got ${c[k]}`);
-  }
-  for (const iv of c.downIntervals) {
-    if (!(iv.fromMs >= 0 && iv.toMs > iv.fromMs)) throw new RangeError(`down interval ${JSON.stringify(iv)} must have 0 <= fromMs < toMs`);
-  }
-}
+const NO_DELIVERIES = Object.freeze([]);
 
 class LinkDirection {
-  /** @param {object} settings  see DEFAULTS; `rate` is a rate-schedule spec (bits/s or {kind, ...}) */
+  /** @param {object} settings  LINK_SETTINGS and the effects' settings (unknown keys refused) */
   constructor(settings = {}) {
-    this.counters = {
-      packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0,
-      drops: { down: 0, loss: 0, queue: 0 }, duplicated: 0, corrupted: 0, reordered: 0,
-      queueDelayMsTotal: 0, queueDelayMsMax: 0,
-    };
-    this.inQueue = []; // {finish, size} admitted and not yet fully transmitted
-    this.linkFreeAt = -Infinity;
-    this.lastDelivery = -Infinity;
+    this.effects = listEffects();
+    this.defaults = Object.assign({}, LINK_SETTINGS, ...this.effects.map((e) => e.settings));
+    this.counters = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, drops: {} };
+    this.dropped = {}; // one frozen verdict per drop cause: a drop allocates nothing
+    for (const e of this.effects) {
+      for (const cause of e.drops) {
+        this.counters.drops[cause] = 0;
+        this.dropped[cause] = Object.freeze({ dropped: cause, deliveries: NO_DELIVERIES });
+      }
+      Object.assign(this.counters, e.counters);
+    }
+    // The one packet being decided; reused, so a packet costs no allocation for its state.
+    this.pkt = { t: 0, size: 0, token: undefined, queued: false, start: 0, finish: 0, atMs: 0, skipDelay: false, corruptBit: null, copies: 1 };
+    /** (token, verdict, atMs) for each packet decided after send() returned null */
+    this.onQueuedVerdict = null;
     this.configure(settings);
   }
 
   /** Settings can change while running (a scenario's schedule); counters and queue stay. */
-  configure(settings) {
-    const merged = { ...DEFAULTS, ...(this.settings || {}), ...settings };
-    validate(merged);
-    // A stateful schedule (mahimahi's cursor) restarts with its clock.
-    const rateChanged = !this.settings || settings.rate !== undefined || settings.timeOriginMs !== undefined;
+  configure(settings = {}) {
+    const merged = { ...this.defaults, ...(this.settings || {}), ...settings };
+    this.check(merged);
+    const first = !this.settings;
     this.settings = merged;
-    if (rateChanged) this.schedule = createRateSchedule(merged.rate);
     if (!this.rng || settings.seed !== undefined) this.rng = createRng(merged.seed);
+    if (first) {
+      const stages = this.effects.map((e) => e.create(this));
+      const q = this.effects.findIndex((e) => e.queue);
+      this.queue = stages[q];
+      this.onArrival = stages.slice(0, q);
+      this.onDeparture = stages.slice(q + 1);
+      this.stages = stages;
+    } else {
+      for (const stage of this.stages) if (stage.configure) stage.configure(settings);
+    }
   }
 
-  /** t on the caller's clock; intervals count from timeOriginMs. */
-  isDown(t) {
-    const local = t - this.settings.timeOriginMs;
-    return this.settings.downIntervals.some((iv) => local >= iv.fromMs && local < iv.toMs);
+  check(s) {
+    for (const k of Object.keys(s)) if (!(k in this.defaults)) throw new Error(`unknown link setting "${k}" (known: ${Object.keys(this.defaults).join(', ')})`);
+    if (!Number.isFinite(s.timeOriginMs)) throw new RangeError(`timeOriginMs must be a number of ms, got ${s.timeOriginMs}`);
+    for (const e of this.effects) e.check(s);
   }
 
   /**
-   * A packet of `size` bytes arrives at time t (ms).
-   * @returns {{dropped: null|'down'|'loss'|'queue', deliveries: {atMs: number, duplicate: boolean, corruptBit: number|null}[]}}
+   * A packet of `size` bytes arrives at time t (ms); `token` is what the caller gets back
+   * with a later verdict (the packet's bytes, for the relay).
+   * @returns {{dropped: null|string, deliveries: {atMs: number, duplicate: boolean, corruptBit: number|null}[]}|null}
+   *   null: it waits in a queue that decides later (onQueuedVerdict gets its verdict)
    */
-  send(t, size) {
-    const s = this.settings;
+  send(t, size, token) {
     const c = this.counters;
     c.packetsIn += 1;
     c.bytesIn += size;
-    const drop = (cause) => {
-      c.drops[cause] += 1;
-      return { dropped: cause, deliveries: [] };
-    };
-    if (this.isDown(t)) return drop('down');
-    if (s.lossRate > 0 && this.rng() < s.lossRate) return drop('loss');
-
-    this.inQueue = this.inQueue.filter((p) => p.finish > t);
-    if (s.queueLimitPackets !== null && this.inQueue.length >= s.queueLimitPackets) return drop('queue');
-    if (s.queueLimitBytes !== null && this.inQueue.reduce((a, p) => a + p.size, 0) + size > s.queueLimitBytes) return drop('queue');
-
-    const start = Math.max(t, this.linkFreeAt);
-    const origin = s.timeOriginMs;
-    const finish = this.schedule.finish(start - origin, size) + origin;
-    this.linkFreeAt = finish;
-    this.inQueue.push({ finish, size });
-    const queueDelay = start - t;
-    c.queueDelayMsTotal += queueDelay;
-    c.queueDelayMsMax = Math.max(c.queueDelayMsMax, queueDelay);
-
-    let at;
-    if (s.reorderRate > 0 && this.rng() < s.reorderRate) {
-      at = finish; // skips the delay: overtakes what is in flight
-      c.reordered += 1;
-    } else {
-      const jitter = s.jitterMs > 0 ? (this.rng() * 2 - 1) * s.jitterMs : 0;
-      at = finish + Math.max(0, s.delayMs + jitter);
-      if (!s.jitterReorders) at = Math.max(at, this.lastDelivery);
-      this.lastDelivery = Math.max(this.lastDelivery, at);
+    const q = this.queue;
+    if (q.waiting.length) this.departUntil(t); // what the link took before t comes first
+    const pkt = this.pkt;
+    pkt.t = t;
+    pkt.size = size;
+    pkt.token = token;
+    for (let i = 0; i < this.onArrival.length; i += 1) {
+      const cause = this.onArrival[i].step(pkt);
+      if (cause) return this.drop(cause);
     }
-    const corruptBit = s.corruptRate > 0 && this.rng() < s.corruptRate ? Math.floor(this.rng() * size * 8) : null;
-    if (corruptBit !== null) c.corrupted += 1;
-    const deliveries = [{ atMs: at, duplicate: false, corruptBit }];
-    if (s.duplicateRate > 0 && this.rng() < s.duplicateRate) {
-      deliveries.push({ atMs: at, duplicate: true, corruptBit: null });
-      c.duplicated += 1;
+    const full = q.arrive(pkt);
+    if (full) return this.drop(full);
+    if (!pkt.queued) return this.leave(pkt);
+    this.departUntil(t); // an idle link takes it at once
+    return null;
+  }
+
+  /** When a waiting packet is next decided (Infinity: none waits). */
+  get nextDecisionMs() {
+    return this.queue.nextDepartureMs;
+  }
+
+  /** Decides, in order, the waiting packets the link takes by time t. */
+  departUntil(t) {
+    const q = this.queue;
+    const pkt = this.pkt;
+    while (q.nextDepartureMs <= t) {
+      const at = q.nextDepartureMs;
+      if (q.depart(pkt)) this.report(pkt.token, this.leave(pkt), at);
     }
+  }
+
+  /** A waiting packet the queue discipline dropped at `at`. */
+  dropQueued(pkt, cause, at) {
+    this.report(pkt.token, this.drop(cause), at);
+  }
+
+  report(token, verdict, at) {
+    if (!this.onQueuedVerdict) throw new Error(`queue discipline "${this.settings.queueDiscipline}" decides packets after they arrive: set onQueuedVerdict to receive them`);
+    this.onQueuedVerdict(token, verdict, at);
+  }
+
+  drop(cause) {
+    if (!(cause in this.counters.drops)) throw new Error(`a network effect dropped a packet for "${cause}", which no effect declares in its drops`);
+    this.counters.drops[cause] += 1;
+    return this.dropped[cause];
+  }
+
+  /** The packet left the queue (pkt.finish): the remaining stages, then its deliveries. */
+  leave(pkt) {
+    pkt.atMs = pkt.finish;
+    pkt.skipDelay = false;
+    pkt.corruptBit = null;
+    pkt.copies = 1;
+    for (let i = 0; i < this.onDeparture.length; i += 1) {
+      const cause = this.onDeparture[i].step(pkt);
+      if (cause) return this.drop(cause);
+    }
+    const deliveries = [{ atMs: pkt.atMs, duplicate: false, corruptBit: pkt.corruptBit }];
+    for (let k = 1; k < pkt.copies; k += 1) deliveries.push({ atMs: pkt.atMs, duplicate: true, corruptBit: null });
     // Counted when scheduled: every scheduled delivery happens (only drops are decided here).
+    const c = this.counters;
     c.packetsOut += deliveries.length;
-    c.bytesOut += size * deliveries.length;
+    c.bytesOut += pkt.size * deliveries.length;
     return { dropped: null, deliveries };
   }
 }
 
-module.exports = { LinkDirection, DEFAULTS };
+module.exports = { LinkDirection, LINK_SETTINGS };

@@ -18,11 +18,15 @@ function startIn(ns, code) {
   });
 }
 
-/** A TCP server in the server namespace that sends `bytes` bytes to every connection. */
+/**
+ * A TCP server in the server namespace that sends `bytes` bytes to every connection. A client
+ * that only measures the handshake closes at once, and the byte sent after that draws a RST:
+ * ignored, or the server process dies of ECONNRESET and the next connect is refused.
+ */
 function startTcpSender(link, port, bytes) {
   return startIn(link.serverNs, `
     const buf = Buffer.alloc(${bytes}, 7);
-    require('net').createServer((s) => s.end(buf)).listen(${port}, '${link.serverIp}', () => console.log('up'));`);
+    require('net').createServer((s) => { s.on('error', () => {}); s.end(buf); }).listen(${port}, '${link.serverIp}', () => console.log('up'));`);
 }
 
 /** n TCP handshakes from the client namespace; connect times in ms. */

@@ -1,8 +1,10 @@
 'use strict';
 // Moves real packets between the two TUN ends of the emulated link. Each TUN is opened by a
-// socat that relays every IP packet as one UDP datagram on loopback (../shared/FACTS.md); this
-// relay receives them, asks the direction's LinkDirection what happens to each (drop, delay,
-// duplicate, corrupt), and sends the survivors on at their time. It only keeps the timers.
+// socat that relays every IP packet as one UDP datagram on loopback (docs/platform-notes.md,
+// "Network emulation"); this relay receives them, asks the direction's LinkDirection what
+// happens to each (drop, delay, duplicate, corrupt), and sends the survivors on at their time.
+// It only keeps the timers: the delivery timers, and with a queue discipline that decides as
+// the link takes each packet (CoDel) one more timer per direction for the next such decision.
 const dgram = require('node:dgram');
 const { LinkDirection } = require('./link-direction');
 
@@ -95,6 +97,7 @@ class UdpRelay {
       this.late.count += 1;
       this.late.maxMs = Math.max(this.late.maxMs, ms);
     });
+    this.decisionTimers = { toClient: null, toServer: null };
   }
 
   async start() {
@@ -109,19 +112,52 @@ class UdpRelay {
     });
     this.serverSide = await bind(this.o.serverSidePort);
     this.clientSide = await bind(this.o.clientSidePort);
-    this.serverSide.on('message', (msg) => this.forward('toClient', msg, this.clientSide, this.o.clientSocatPort));
-    this.clientSide.on('message', (msg) => this.forward('toServer', msg, this.serverSide, this.o.serverSocatPort));
+    this.outputs = {
+      toClient: { socket: this.clientSide, port: this.o.clientSocatPort },
+      toServer: { socket: this.serverSide, port: this.o.serverSocatPort },
+    };
+    for (const direction of ['toClient', 'toServer']) {
+      this.directions[direction].onQueuedVerdict = (msg, verdict) => this.deliver(direction, msg, verdict);
+    }
+    this.serverSide.on('message', (msg) => this.forward('toClient', msg));
+    this.clientSide.on('message', (msg) => this.forward('toServer', msg));
     return this;
   }
 
-  forward(direction, msg, out, port) {
-    const now = this.now();
-    const verdict = this.directions[direction].send(now, msg.length);
+  forward(direction, msg) {
+    const link = this.directions[direction];
+    const verdict = link.send(this.now(), msg.length, msg);
+    if (verdict) this.deliver(direction, msg, verdict);
+    else this.armDecision(direction); // it waits in a queue that decides when the link takes it
+  }
+
+  deliver(direction, msg, verdict) {
+    const { socket, port } = this.outputs[direction];
     for (const d of verdict.deliveries) {
       let bytes = msg;
       if (d.corruptBit !== null) bytes = corruptPacket(msg, d.corruptBit);
-      this.queue.push(d.atMs + this.t0, () => out.send(bytes, port, '127.0.0.1'));
+      this.queue.push(d.atMs + this.t0, () => socket.send(bytes, port, '127.0.0.1'));
     }
+  }
+
+  /**
+   * One timer per direction for the next packet its queue decides as the link takes it. Not
+   * early, unlike deliveries: a decision at time T must see every packet that arrived by T.
+   * The decision itself is made on the model's clock (at T), so a late timer moves nothing
+   * but the real moment the verdict is acted on.
+   */
+  armDecision(direction) {
+    const link = this.directions[direction];
+    const at = link.nextDecisionMs;
+    if (this.decisionTimers[direction] || at === Infinity) return;
+    const decide = () => {
+      this.decisionTimers[direction] = null;
+      link.departUntil(this.now());
+      this.armDecision(direction);
+    };
+    // A timeout under 1 ms waits 1 ms: a decision already due runs on the next turn instead.
+    const wait = at - this.now();
+    this.decisionTimers[direction] = wait <= 0 ? { immediate: setImmediate(decide) } : { timeout: setTimeout(decide, wait) };
   }
 
   /** Milliseconds on the relay's clock (what LinkDirection sees as t). */
@@ -145,6 +181,10 @@ class UdpRelay {
 
   close() {
     this.queue.clear();
+    for (const t of Object.values(this.decisionTimers)) {
+      if (t && t.timeout) clearTimeout(t.timeout);
+      if (t && t.immediate) clearImmediate(t.immediate);
+    }
     for (const s of [this.serverSide, this.clientSide]) if (s) s.close();
   }
 }

@@ -3,72 +3,59 @@
 // delay, loss %, Mbit/s, a 4 s square wave, a trace file) and the LinkDirection settings it
 // becomes for each direction of the emulated link.
 //
-//   rttMs             round-trip propagation delay, split evenly over the two directions
-//   jitterMs          +- per direction, or jitterPercent of the one-way delay (paper 000: 20 %)
-//   jitterReorders    let jitter reorder packets (netem's old behaviour; default false)
-//   lossPercent, duplicatePercent, corruptPercent, reorderPercent   both directions, as
-//                     paper 000 ran netem on both bridge interfaces
-//   rateMbps          downlink (server -> client) rate, or `rate` for a schedule:
-//                       {square: {lowMbps, highMbps, periodSeconds}}
-//                       {steps: "trace.csv"}  (rows "seconds,kbps")  or  {steps: [[s, Mbps], ...]}
-//                       {mahimahi: "trace.down"}
-//   uplinkRateMbps    client -> server rate (default: unlimited; requests and ACKs are small)
-//   queuePackets | queueBytes | queueMs   downlink drop-tail queue (default 100 ms at the
-//                     highest rate, like tbf's latency parameter; unlimited without a rate)
+// Each network effect owns its profile keys, their checks, their conversion and their words in
+// the profile's description (testbed/netem/effects/; the keys are listed in
+// testbed/scenarios/README.md). This file adds what belongs to the profile as a whole:
+//   description       free text
 //   seed              loss/jitter random seed (default 1; uplink uses seed + 1). Repetition k
 //                     of a playback uses seed + 2(k - 1): repetitions are meant to sample the
 //                     random process, and with one seed all of them dropped the same packets
 //                     (paper000-table1's 0.2 % loss came out as 0.12 % in every repetition)
-const { parseStepCsv, parseMahimahi } = require('../netem/rate-schedule');
+const { listEffects } = require('../netem/effects');
+const { DEFAULT_QUEUE_MS, peakRate } = require('../netem/effects/bottleneck');
 
-const KEYS = ['description', 'rttMs', 'jitterMs', 'jitterPercent', 'jitterReorders', 'lossPercent', 'duplicatePercent',
-  'corruptPercent', 'reorderPercent', 'rateMbps', 'rate', 'uplinkRateMbps', 'queuePackets', 'queueBytes', 'queueMs', 'seed'];
-const DEFAULT_QUEUE_MS = 100;
-const MTU = 1500;
+const OWN_KEYS = ['description', 'seed'];
 
 const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
-function rateSpec(raw, where, problems, readText) {
-  const fail = (msg) => {
-    problems.push(`${where}: ${msg}`);
-    return null;
+const profileParts = () => listEffects().filter((e) => e.profile).map((e) => e.profile);
+
+/** Every key a profile may have, in the effects' order. */
+function profileKeys() {
+  return [...OWN_KEYS.slice(0, 1), ...profileParts().flatMap((p) => p.keys), ...OWN_KEYS.slice(1)];
+}
+
+/** The checker an effect's profile.validate(v) gets (testbed/netem/effects/index.js). */
+function createChecker(raw, where, problems, readText, partial) {
+  const out = {};
+  const v = {
+    raw,
+    out,
+    where,
+    partial,
+    readText,
+    problem(text, key) {
+      problems.push(key ? `${where}.${key}: ${text}` : `${where}: ${text}`);
+    },
+    number(k, { min = 0, max = Infinity, integer = false, exclusiveMin = false } = {}) {
+      if (raw[k] === undefined) return;
+      const x = raw[k];
+      const ok = typeof x === 'number' && Number.isFinite(x) && (exclusiveMin ? x > min : x >= min) && x <= max && (!integer || Number.isInteger(x));
+      if (!ok) problems.push(`${where}.${k} must be ${integer ? 'a whole number' : 'a number'} ${exclusiveMin ? '>' : '>='} ${min}${max < Infinity ? ` and <= ${max}` : ''}, got ${show(x)}`);
+      else out[k] = x;
+    },
+    boolean(k) {
+      if (raw[k] === undefined) return;
+      if (typeof raw[k] !== 'boolean') problems.push(`${where}.${k} must be true or false`);
+      else out[k] = raw[k];
+    },
+    oneOf(k, values) {
+      if (raw[k] === undefined) return;
+      if (!values.includes(raw[k])) problems.push(`${where}.${k} must be one of ${values.join(', ')}, got ${show(raw[k])}`);
+      else out[k] = raw[k];
+    },
   };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).length !== 1) {
-    return fail(`must be one of {square: {lowMbps, highMbps, periodSeconds}}, {steps: FILE or [[seconds, Mbps], ...]}, {mahimahi: FILE}; got ${show(raw)}`);
-  }
-  const [kind, v] = Object.entries(raw)[0];
-  const load = (file, parse) => {
-    if (typeof file !== 'string') return fail(`${kind} must name a trace file next to the scenario, got ${show(file)}`);
-    if (!readText) return fail(`${kind}: trace files can only be read from a scenario file`);
-    try {
-      return parse(readText(file));
-    } catch (err) {
-      return fail(`${kind} trace "${file}": ${err.message}`);
-    }
-  };
-  switch (kind) {
-    case 'square': {
-      if (!v || !(v.lowMbps > 0) || !(v.highMbps > 0) || !(v.periodSeconds > 0)) return fail(`square needs lowMbps, highMbps and periodSeconds > 0, got ${show(v)}`);
-      return { kind: 'square', lowBitsPerSecond: v.lowMbps * 1e6, highBitsPerSecond: v.highMbps * 1e6, periodMs: v.periodSeconds * 1000 };
-    }
-    case 'steps': {
-      let steps;
-      if (Array.isArray(v)) {
-        if (!v.every((r) => Array.isArray(r) && r.length === 2 && r[0] >= 0 && r[1] >= 0)) return fail(`steps rows must be [seconds, Mbps] pairs >= 0, got ${show(v)}`);
-        steps = v.map(([s, mbps]) => ({ atMs: s * 1000, bitsPerSecond: mbps * 1e6 }));
-      } else steps = load(v, parseStepCsv);
-      if (!steps) return null;
-      if (!steps.length) return fail('steps trace has no rows');
-      for (let i = 1; i < steps.length; i += 1) if (!(steps[i].atMs > steps[i - 1].atMs)) return fail(`steps times must increase (row ${i + 1})`);
-      return { kind: 'steps', steps };
-    }
-    case 'mahimahi': {
-      const times = load(v, parseMahimahi);
-      return times ? { kind: 'mahimahi', times } : null;
-    }
-    default:
-      return fail(`unknown rate schedule "${kind}" (square, steps, mahimahi)`);
-  }
+  return v;
 }
 
 /**
@@ -80,120 +67,46 @@ function validateProfile(raw, where, problems, readText, { partial = false } = {
     problems.push(`${where} must be a map of network settings, got ${show(raw)}`);
     return {};
   }
-  const out = {};
-  for (const k of Object.keys(raw)) if (!KEYS.includes(k)) problems.push(`${where}: unknown setting "${k}" (known: ${KEYS.join(', ')})`);
-  const num = (k, { min = 0, max = Infinity, integer = false, exclusiveMin = false } = {}) => {
-    if (raw[k] === undefined) return;
-    const v = raw[k];
-    const ok = typeof v === 'number' && Number.isFinite(v) && (exclusiveMin ? v > min : v >= min) && v <= max && (!integer || Number.isInteger(v));
-    if (!ok) problems.push(`${where}.${k} must be ${integer ? 'a whole number' : 'a number'} ${exclusiveMin ? '>' : '>='} ${min}${max < Infinity ? ` and <= ${max}` : ''}, got ${show(v)}`);
-    else out[k] = v;
-  };
-  num('rttMs');
-  num('jitterMs');
-  num('jitterPercent', { max: 100 });
-  for (const k of ['lossPercent', 'duplicatePercent', 'corruptPercent', 'reorderPercent']) num(k, { max: 100 });
-  num('rateMbps', { exclusiveMin: true });
-  num('uplinkRateMbps', { exclusiveMin: true });
-  num('queuePackets', { min: 1, integer: true });
-  num('queueBytes', { min: MTU, integer: true });
-  num('queueMs', { exclusiveMin: true });
-  num('seed', { integer: true });
-  if (raw.jitterReorders !== undefined) {
-    if (typeof raw.jitterReorders !== 'boolean') problems.push(`${where}.jitterReorders must be true or false`);
-    else out.jitterReorders = raw.jitterReorders;
-  }
-  if (raw.description !== undefined) out.description = String(raw.description);
-  if (raw.jitterMs !== undefined && raw.jitterPercent !== undefined) problems.push(`${where}: give jitterMs or jitterPercent, not both`);
-  if (raw.rateMbps !== undefined && raw.rate !== undefined) problems.push(`${where}: give rateMbps or rate, not both`);
-  if ([raw.queuePackets, raw.queueBytes, raw.queueMs].filter((v) => v !== undefined).length > 1) problems.push(`${where}: give one of queuePackets, queueBytes, queueMs`);
-  if (raw.rate !== undefined) {
-    const spec = rateSpec(raw.rate, `${where}.rate`, problems, readText);
-    if (spec) out.rate = spec;
-  } else if (out.rateMbps !== undefined) {
-    out.rate = { kind: 'constant', bitsPerSecond: out.rateMbps * 1e6 };
-  }
-  delete out.rateMbps;
-  if (!partial) out.rttMs = out.rttMs ?? 0;
-  return out;
+  const keys = profileKeys();
+  for (const k of Object.keys(raw)) if (!keys.includes(k)) problems.push(`${where}: unknown setting "${k}" (known: ${keys.join(', ')})`);
+  const v = createChecker(raw, where, problems, readText, partial);
+  for (const part of profileParts()) part.validate(v);
+  v.number('seed', { integer: true });
+  if (raw.description !== undefined) v.out.description = String(raw.description);
+  return v.out;
 }
 
 /** Overrides (abrs[].link) on top of a profile: a new rate replaces the old one whole. */
 function mergeProfile(profile, override) {
   if (!override) return profile;
   const merged = { ...profile, ...override };
-  if (override.jitterMs !== undefined) delete merged.jitterPercent;
-  if (override.jitterPercent !== undefined) delete merged.jitterMs;
-  for (const q of ['queuePackets', 'queueBytes', 'queueMs']) {
-    if (override[q] !== undefined) for (const other of ['queuePackets', 'queueBytes', 'queueMs']) if (other !== q) delete merged[other];
+  for (const group of profileParts().flatMap((p) => p.exclusive || [])) {
+    for (const k of group) {
+      if (override[k] !== undefined) for (const other of group) if (other !== k) delete merged[other];
+    }
   }
   return merged;
 }
 
-/** The highest rate a spec ever reaches (bits/s), null when unlimited. */
-function peakRate(spec) {
-  if (!spec) return null;
-  switch (spec.kind) {
-    case 'constant': return spec.bitsPerSecond || null;
-    case 'square': return Math.max(spec.lowBitsPerSecond, spec.highBitsPerSecond);
-    case 'steps': return Math.max(...spec.steps.map((s) => s.bitsPerSecond));
-    case 'mahimahi': {
-      // Densest second of the trace.
-      let best = 0;
-      let j = 0;
-      for (let i = 0; i < spec.times.length; i += 1) {
-        while (spec.times[i] - spec.times[j] >= 1000) j += 1;
-        best = Math.max(best, i - j + 1);
-      }
-      return best * MTU * 8;
-    }
-    default: return null;
-  }
-}
-
-/** Profile -> {toClient, toServer} LinkDirection settings (testbed/netem/link-direction.js). */
 /**
+ * Profile -> {toClient, toServer} LinkDirection settings (testbed/netem/link-direction.js).
  * @param {object} p  a validated profile
  * @param {{repetition?: number}} [o]  which repetition (1-based) the settings are for
  */
 function profileToLinkSettings(p, { repetition = 1 } = {}) {
-  const oneWay = (p.rttMs || 0) / 2;
-  const jitterMs = p.jitterMs ?? (p.jitterPercent ? (oneWay * p.jitterPercent) / 100 : 0);
-  const common = {
-    delayMs: oneWay,
-    jitterMs,
-    jitterReorders: Boolean(p.jitterReorders),
-    lossRate: (p.lossPercent || 0) / 100,
-    duplicateRate: (p.duplicatePercent || 0) / 100,
-    corruptRate: (p.corruptPercent || 0) / 100,
-    reorderRate: (p.reorderPercent || 0) / 100,
-  };
-  const peak = peakRate(p.rate);
-  let queueLimitBytes = null;
-  let queueLimitPackets = null;
-  if (p.queuePackets) queueLimitPackets = p.queuePackets;
-  else if (p.queueBytes) queueLimitBytes = p.queueBytes;
-  else if (peak) queueLimitBytes = Math.max(2 * MTU, Math.round((peak * (p.queueMs ?? DEFAULT_QUEUE_MS)) / 8000));
   const seed = (p.seed ?? 1) + 2 * (repetition - 1);
+  const direction = (name) => Object.assign({}, ...profileParts().map((part) => part.toSettings(p, name)));
   return {
-    toClient: { ...common, rate: p.rate || null, queueLimitBytes, queueLimitPackets, seed },
-    toServer: { ...common, rate: p.uplinkRateMbps ? { kind: 'constant', bitsPerSecond: p.uplinkRateMbps * 1e6 } : null, queueLimitBytes: null, queueLimitPackets: null, seed: seed + 1 },
+    toClient: { ...direction('toClient'), seed },
+    toServer: { ...direction('toServer'), seed: seed + 1 },
   };
 }
 
 /** A one-line description for tables and progress lines. */
 function describeProfile(p) {
-  const parts = [`RTT ${p.rttMs} ms`];
-  const r = p.rate;
-  if (r) {
-    if (r.kind === 'constant') parts.push(`${r.bitsPerSecond / 1e6} Mbit/s`);
-    else if (r.kind === 'square') parts.push(`${r.lowBitsPerSecond / 1e6}-${r.highBitsPerSecond / 1e6} Mbit/s every ${r.periodMs / 1000} s`);
-    else if (r.kind === 'steps') parts.push(`trace ${Math.min(...r.steps.map((s) => s.bitsPerSecond)) / 1e6}-${peakRate(r) / 1e6} Mbit/s`);
-    else parts.push('mahimahi trace');
-  }
-  if (p.jitterMs || p.jitterPercent) parts.push(`jitter ${p.jitterMs !== undefined ? `${p.jitterMs} ms` : `${p.jitterPercent} %`}`);
-  for (const [k, label] of [['lossPercent', 'loss'], ['duplicatePercent', 'dup'], ['corruptPercent', 'corrupt'], ['reorderPercent', 'reorder']]) if (p[k]) parts.push(`${label} ${p[k]} %`);
-  return parts.join(', ');
+  const rank = (part) => part.describeRank ?? 100;
+  const parts = profileParts().map((part, i) => ({ part, i })).sort((a, b) => rank(a.part) - rank(b.part) || a.i - b.i);
+  return parts.flatMap(({ part }) => (part.describe ? part.describe(p) : [])).join(', ');
 }
 
-module.exports = { validateProfile, mergeProfile, profileToLinkSettings, peakRate, describeProfile, DEFAULT_QUEUE_MS };
+module.exports = { validateProfile, mergeProfile, profileToLinkSettings, peakRate, describeProfile, profileKeys, DEFAULT_QUEUE_MS };
