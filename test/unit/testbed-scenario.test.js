@@ -6,7 +6,7 @@ const { profileToLinkSettings, mergeProfile } = require('../../testbed/scenario/
 const { expandMatrix, viewedSeconds } = require('../../testbed/scenario/expand-matrix');
 const { loadScenario, parseScenarioText } = require('../../testbed/scenario/load-scenario');
 const { getPreset } = require('../../origin/content/presets');
-const { parseOnly } = require('../../testbed/qoe/run-scenario');
+const { parseOnly } = require('../../testbed/qoe/run-plan');
 
 const ctx = { source: 'test.yaml', defaultName: 'test', getPreset, readText: (f) => ({ 'trace.csv': 'seconds,kbps\n0,1000\n10,6000\n' })[f] ?? (() => { throw new Error(`ENOENT ${f}`); })() };
 const base = () => ({

@@ -1,0 +1,49 @@
+'use strict';
+// Planning a session of the runner: the matrix narrowed by --only, minus what a resumed run
+// directory already holds as "ok"; and how the session's playbacks stand afterwards.
+const { validateScenario } = require('../../testbed/scenario/validate-scenario');
+const { getPreset } = require('../../origin/content/presets');
+const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks, parseOnly } = require('../../testbed/qoe/run-plan');
+
+const scenario = validateScenario({
+  content: 'sample', durationSeconds: 20, repetitions: 2, transports: ['http11', 'h2'], abrs: ['bba2', 'basic'],
+  profiles: { lan: { rttMs: 20, rateMbps: 10 } },
+}, { source: 'plan.yaml', defaultName: 'plan', getPreset, readText: () => { throw new Error('no files here'); } });
+const ids = (list) => list.map((p) => p.id);
+
+test('--only keeps the matching playbacks of the matrix, which stays whole for results.csv', () => {
+  const { all, playbacks } = selectPlaybacks(scenario, 'abr=basic,repetition=2');
+  expect(all).toHaveLength(8);
+  expect(ids(playbacks)).toEqual(['http11.basic.lan.r2', 'h2.basic.lan.r2']);
+  expect(selectPlaybacks(scenario, undefined).playbacks).toHaveLength(8);
+  expect(() => selectPlaybacks(scenario, 'transport=http3')).toThrow('--only "transport=http3" matches none of the scenario\'s 8 playbacks');
+  expect(() => parseOnly('transport:h2')).toThrow('--only "transport:h2" is not KEY=VALUE with KEY one of transport, abr, network, seek, switch, repetition, id');
+});
+
+test('resume: "ok" records are skipped, failed ones and missing ones are played, records outside the plan are ignored', () => {
+  const { playbacks } = selectPlaybacks(scenario, 'repetition=1');
+  const previous = [
+    { id: 'http11.bba2.lan.r1', status: 'ok' },
+    { id: 'h2.bba2.lan.r1', status: 'failed' },
+    { id: 'http11.basic.lan.r2', status: 'ok' }, // outside --only
+    { id: 'gone.from.the.scenario', status: 'ok' },
+  ];
+  const { todo, skipped, expectedSeconds } = remainingPlaybacks(playbacks, previous);
+  expect(ids(todo)).toEqual(['h2.bba2.lan.r1', 'http11.basic.lan.r1', 'h2.basic.lan.r1']);
+  expect(skipped).toBe(1);
+  // 20 s viewed + 10 s of page load and browser start per playback (expand-matrix.js).
+  expect(expectedSeconds).toBe(3 * 30);
+  expect(remainingPlaybacks(playbacks, [])).toMatchObject({ skipped: 0, expectedSeconds: 4 * 30 });
+  expect(remainingPlaybacks(playbacks, playbacks.map((p) => ({ id: p.id, status: 'ok' })))).toEqual({ todo: [], skipped: 4, expectedSeconds: 0 });
+});
+
+test('the tally counts only the session\'s playbacks; anything not "ok" is failed', () => {
+  const { playbacks } = selectPlaybacks(scenario, 'transport=h2,repetition=1');
+  const records = [
+    { id: 'h2.bba2.lan.r1', status: 'ok' },
+    { id: 'h2.basic.lan.r1', status: 'failed' },
+    { id: 'http11.bba2.lan.r1', status: 'failed' }, // another session's
+  ];
+  expect(tallyPlaybacks(playbacks, records)).toEqual({ ok: 1, failed: 1 });
+  expect(tallyPlaybacks(playbacks, [])).toEqual({ ok: 0, failed: 0 });
+});

@@ -1,0 +1,100 @@
+'use strict';
+// One playback through the link emulator, from its link's creation to its teardown: a fresh
+// emulated link, a fresh origin process in the server namespace, a fresh Chromium in the client
+// namespace (run-playback.js). The page loads over a clean link; the network profile, its
+// outages, the switch schedule and the counter sampling start with the playback. An origin or
+// Chromium that dies fails the playback at once, and everything it started is ended before it
+// returns or throws.
+const { profileToLinkSettings, mergeProfile } = require('../scenario/network-profile');
+const { createEmulatedLink, setCongestionControl } = require('../netem/namespace-link');
+const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
+const { runPlayback } = require('../run-playback');
+const { describeExit } = require('../chromium');
+const { startOriginInNamespace } = require('./origin-in-namespace');
+const { diffCounters, sampleWireBytes } = require('./link-counters');
+const { outageIntervals, startSwitches } = require('./network-switches');
+
+/** Resolves with the error that fails the playback once the origin process has ended. */
+function originDeath(origin) {
+  // Without it the player would retry for the whole timeout, or finish from its buffer and
+  // look like a result.
+  return origin.exited.then((e) => {
+    const said = origin.stderrTail();
+    return new Error(`the origin exited (${describeExit(e)}) during the playback${said ? `; its last stderr: ${said.slice(-500)}` : ''}`);
+  });
+}
+
+/**
+ * @param {object} p  one playback of expand-matrix.js
+ * @param {object} o
+ * @param {object} o.scenario       normalized (its profiles, for switches; its congestion control)
+ * @param {object} o.playerConfig   the page's run configuration
+ * @param {string} o.logFile        where the origin appends its request log
+ * @param {number} o.linkIndex      namespace-link.js's index (names and addresses of the link)
+ * @param {string} o.contentDir, o.dataDir
+ * @param {AbortSignal} [o.signal]
+ * @param {(pids: {originPid: number, serverNs: string, chromiumPid: number, clientNs: string}) => void} [o.onPlaying]
+ * @returns {Promise<{qoe, pageErrors, console, counters, endpointDrops, countersPageLoad, switchLog, pageToLinkMs, wireSeries}>}
+ *   counters: the link's, of the playback alone; countersPageLoad: the page load's;
+ *   pageToLinkMs: the page's time 0 minus the link schedule's; wireSeries: [page ms, bytes down]
+ */
+async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkIndex, contentDir, dataDir, signal = null, onPlaying = () => {} }) {
+  const settings = profileToLinkSettings(p.profile, { repetition: p.repetition });
+  const settingsFor = (network) => profileToLinkSettings(mergeProfile(scenario.profiles[network], p.abr.link), { repetition: p.repetition });
+  let link = null;
+  let origin = null;
+  let wire = null;
+  let switches = null;
+  try {
+    // The page and its scripts (dash.js alone is 800 KB) load over a clean link: at paper 003's
+    // 100 kbit/s they would take a minute and are not part of the experiment.
+    link = await createEmulatedLink({ index: linkIndex, toClient: {}, toServer: {} });
+    setCongestionControl(link.serverNs, scenario.congestionControl);
+    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile });
+    let before = null;
+    let dropsBefore = null;
+    let linkClockWallMs = null;
+    const result = await runPlayback({
+      pageBase: origin.pageBase,
+      netns: link.clientNs,
+      config: playerConfig,
+      timeoutMs: p.timeoutSeconds * 1000,
+      signal,
+      failWhen: originDeath(origin),
+      onPlaying: ({ chromiumPid }) => onPlaying({ originPid: origin.pid, serverNs: link.serverNs, chromiumPid, clientNs: link.clientNs }),
+      // The page has loaded and holds: the profile and its schedules start now.
+      beforeStart: async () => {
+        before = await link.counters();
+        dropsBefore = readEndpointDrops(link);
+        const downIntervals = outageIntervals(p.switches);
+        await link.configure('toClient', { ...settings.toClient, downIntervals, timeOriginMs: 'now' });
+        await link.configure('toServer', { ...settings.toServer, downIntervals, timeOriginMs: 'now' });
+        linkClockWallMs = Date.now();
+        wire = sampleWireBytes(link, before);
+        switches = startSwitches({ link, switches: p.switches, settingsFor, startWallMs: linkClockWallMs });
+      },
+    });
+    wire.stop();
+    if (link.broken) throw new Error(`the emulated link broke during the playback: ${link.broken}`);
+    const counters = diffCounters(await link.counters(), before);
+    const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
+    return {
+      qoe: result.qoe,
+      pageErrors: result.pageErrors,
+      console: result.console,
+      counters,
+      endpointDrops,
+      countersPageLoad: before,
+      switchLog: switches.log,
+      pageToLinkMs: result.pageTimeOrigin - linkClockWallMs,
+      wireSeries: wire.finish(counters.toClient.bytesOut, result.pageTimeOrigin),
+    };
+  } finally {
+    if (wire) wire.stop();
+    if (switches) switches.cancel();
+    if (origin) await origin.close().catch(() => {});
+    if (link) await link.close().catch(() => {});
+  }
+}
+
+module.exports = { runEmulatedPlayback };

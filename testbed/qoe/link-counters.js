@@ -1,0 +1,45 @@
+'use strict';
+// The emulated link's counters over one playback: the playback's own share (the page and its
+// scripts load before it starts, and the link's counters run from its creation), and the
+// downlink bytes sampled over time, the wire side of throughput plots and of overhead.
+
+/** Counters after minus counters before, leaf by leaf (maxima are kept as they are). */
+function diffCounters(after, before) {
+  const out = {};
+  for (const [k, v] of Object.entries(after || {})) {
+    if (typeof v === 'number') out[k] = /max/i.test(k) ? v : v - ((before && before[k]) || 0);
+    else out[k] = diffCounters(v, before && before[k]);
+  }
+  return out;
+}
+
+/**
+ * Samples the bytes delivered to the client since `before` every `everyMs`.
+ * @param {{counters: () => Promise<object>}} link  namespace-link.js's link
+ * @param {object} before  the link's counters at the playback's start
+ * @returns {{stop: () => void, finish: (totalBytes: number, pageTimeOrigin: number) => Array<[number, number]>}}
+ *   finish: stops, ends the series with the playback's total and returns it as
+ *   [ms on the page's clock, bytes], the clock the QoE JSON's times use
+ */
+function sampleWireBytes(link, before, everyMs = 200) {
+  const points = []; // [wall ms, bytes]
+  let timer = setInterval(() => {
+    link.counters().then((c) => {
+      if (timer) points.push([Date.now(), c.toClient.bytesOut - before.toClient.bytesOut]);
+    }, () => {});
+  }, everyMs);
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+  };
+  return {
+    stop,
+    finish(totalBytes, pageTimeOrigin) {
+      stop();
+      points.push([Date.now(), totalBytes]);
+      return points.map(([wall, bytes]) => [Math.round(wall - pageTimeOrigin), bytes]);
+    },
+  };
+}
+
+module.exports = { diffCounters, sampleWireBytes };

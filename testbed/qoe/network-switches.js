@@ -1,0 +1,42 @@
+'use strict';
+// A playback's switch schedule on its emulated link (scenario "switchSchedules"): at each
+// switch the link takes the next network's settings, optionally after an outage and with a new
+// client address (a new IP: every connection breaks, as on a Wi-Fi to LTE handover). What
+// happened is logged with wall times, to line the switches up with the origin's request log.
+
+/** A schedule's outages as the link's down intervals, in ms from the playback's start. */
+function outageIntervals(switches) {
+  return switches.filter((e) => e.outageSeconds > 0)
+    .map((e) => ({ fromMs: e.atSeconds * 1000, toMs: (e.atSeconds + e.outageSeconds) * 1000 }));
+}
+
+/**
+ * Starts the schedule's timers; call at the playback's start.
+ * @param {object} o
+ * @param {object} o.link  namespace-link.js's link
+ * @param {Array<{atSeconds: number, network: string, newAddress?: boolean}>} o.switches
+ * @param {(network: string) => {toClient: object, toServer: object}} o.settingsFor  link settings of a network
+ * @param {number} o.startWallMs  the wall clock of the playback's start (the schedule's time 0)
+ * @returns {{log: object[], cancel: () => void}}  log: one entry per switch done
+ *   ({atSeconds, at, network, clientIp, error?}), filled in as they happen
+ */
+function startSwitches({ link, switches, settingsFor, startWallMs }) {
+  const log = [];
+  const timers = switches.map((e) => setTimeout(() => {
+    const now = Date.now();
+    const entry = { atSeconds: (now - startWallMs) / 1000, at: new Date(now).toISOString(), network: e.network, clientIp: null };
+    // A switch that fails is logged and the playback goes on: the record shows it.
+    try {
+      const next = settingsFor(e.network);
+      if (e.newAddress) entry.clientIp = link.switchClientAddress();
+      link.configure('toClient', next.toClient).catch((err) => { entry.error = err.message; });
+      link.configure('toServer', next.toServer).catch((err) => { entry.error = err.message; });
+    } catch (err) {
+      entry.error = err.message;
+    }
+    log.push(entry);
+  }, e.atSeconds * 1000));
+  return { log, cancel: () => timers.forEach(clearTimeout) };
+}
+
+module.exports = { outageIntervals, startSwitches };

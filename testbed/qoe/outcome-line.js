@@ -1,0 +1,55 @@
+'use strict';
+// The line the runner prints when a playback ends: its main figures, or why it failed and where
+// the page was, and a WARNING wherever the measurement itself is in doubt (the emulator fell
+// behind, packets were dropped outside it).
+
+// When late timers are worth a WARNING. A handful of delays under 20 ms in a 10-minute playback
+// (tens of thousands of packets) happen on this 2-core machine even with nothing else running and
+// move no figure; many late timers, or long ones, mean the run competed for CPU and its delays and
+// rates were not the configured ones.
+const LATE_WARN_MAX_MS = 20;
+const LATE_WARN_SHARE = 0.001;
+
+function describeLateTimers(late, counters) {
+  const packets = ['toClient', 'toServer'].reduce((n, d) => n + ((counters[d] && counters[d].packetsOut) || 0), 0);
+  const text = `emulator timers late ${late.count}x (max ${late.maxMs.toFixed(1)} ms)`;
+  const serious = late.maxMs > LATE_WARN_MAX_MS || !(packets > 0) || late.count / packets > LATE_WARN_SHARE;
+  return serious ? `WARNING: ${text}; the machine was too busy` : text;
+}
+
+/** Where the page was when a playback failed (a timeout above all), from run-playback.js's diagnostics. */
+function describeFailure(r) {
+  const v = r.diagnostics && r.diagnostics.video;
+  const where = v ? ` (page ${r.diagnostics.labState}: media time ${v.currentTime.toFixed(1)} s${v.duration !== null ? ` of ${v.duration.toFixed(1)}` : ''}, buffered ${v.buffered.map(([a, b]) => `${a}-${b}`).join(' ') || 'nothing'}, ${v.paused ? 'paused' : 'playing'}${v.ended ? ', ended' : ''}, readyState ${v.readyState}${v.error ? `, error ${v.error}` : ''})` : '';
+  return `FAILED: ${r.error}${where}`;
+}
+
+/** @param {object} r  a playback record (playback-record.js) */
+function describeOutcome(r) {
+  if (r.status !== 'ok') return describeFailure(r);
+  const s = r.summary;
+  const parts = [
+    `startup ${s.startupDelaySeconds === null ? '-' : s.startupDelaySeconds.toFixed(2)} s`,
+    `rebuffer ${(100 * s.rebufferRate).toFixed(1)} % (${s.rebufferInstances}x)`,
+    `${s.averagePlaybackBitrate === null ? '-' : (s.averagePlaybackBitrate / 1e6).toFixed(2)} Mbit/s`,
+  ];
+  if (s.meanSeekWaitSeconds !== null) parts.push(`seek wait ${s.meanSeekWaitSeconds.toFixed(2)} s`);
+  if (r.metrics && r.metrics.linkUtilization !== null) parts.push(`link use ${(100 * r.metrics.linkUtilization).toFixed(0)} %`);
+  // The emulator itself fell behind (a delivery timer fired > 5 ms late): say so where it is seen.
+  const late = r.counters && r.counters.lateTimers;
+  if (late && late.count > 0) parts.push(describeLateTimers(late, r.counters));
+  // Loss nobody configured: a full socket buffer in the browser or the origin.
+  const d = r.endpointDrops;
+  const endpoint = d ? d.client.udp.RcvbufErrors + d.server.udp.RcvbufErrors + d.client.tun.txDropped + d.server.tun.txDropped : 0;
+  if (endpoint > 0) parts.push(`WARNING: ${endpoint} packets dropped at the endpoints (socket buffers), outside the emulator`);
+  const t = s.transport;
+  if (t && t.plr !== undefined && t.unreliableChunks > 0) parts.push(`PLR ${(100 * t.plr).toFixed(2)} %`);
+  return parts.join(', ');
+}
+
+/** The whole progress line: "[2/4] ID ok startup 0.80 s, ... (24 s)" or "[2/4] ID FAILED: ... (3 s)". */
+function outcomeLine(label, r) {
+  return `${label} ${r.status === 'ok' ? 'ok ' : ''}${describeOutcome(r)} (${r.wallSeconds.toFixed(0)} s)`;
+}
+
+module.exports = { describeOutcome, describeLateTimers, outcomeLine };

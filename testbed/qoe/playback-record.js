@@ -1,0 +1,100 @@
+'use strict';
+// The record a playback leaves in the run directory (playbacks/<id>.json): what was asked (the
+// matrix cell, the network, the player's run configuration), then either what was measured
+// (status "ok": the player's QoE JSON, derived metrics, the emulator's counters) or why it
+// failed (status "failed": the error, the page's state, the QoE so far), then the origin's side
+// (its request log in numbers). results.csv, the report and resume read it; run-directory.js
+// stores it. Pure: the caller runs the playback and reads the request log.
+const { describeProfile } = require('../scenario/network-profile');
+const { playbackMetrics } = require('./playback-metrics');
+const { summarizeRequestLog } = require('./origin-log-summary');
+
+// The console of a long playback can hold thousands of lines: the first ones say what went wrong.
+const CONSOLE_LINES_KEPT = 50;
+
+/** The run configuration the player page gets (player/run-config.js) for one playback. */
+function playerConfigFor(scenario, p) {
+  return {
+    content: scenario.content,
+    transport: p.transportName,
+    // Every option the scenario's transport entry sets (bp for the DataChannel), by its URL key.
+    ...(p.transportOptions || {}),
+    abr: p.abr.name,
+    abrParams: p.abr.params,
+    seeks: p.seeks,
+    stopAt: p.durationSeconds,
+    keepBitrateOnSeek: scenario.keepBitrateOnSeek,
+  };
+}
+
+/** What a playback that ran to its end measured (played: what emulated-/loopback-playback.js return). */
+function playedFields(played, { rate }) {
+  return {
+    // Errors the player recovered from (a request that failed during a link outage and was
+    // retried) stay in qoe.errors and the summary; they do not fail the playback.
+    status: 'ok',
+    error: null,
+    summary: played.qoe.summary,
+    metrics: playbackMetrics({ qoe: played.qoe, counters: played.counters, rate, pageToLinkMs: played.pageToLinkMs, wireSeries: played.wireSeries }),
+    wireSeries: played.wireSeries || null,
+    counters: played.counters,
+    endpointDrops: played.endpointDrops || null,
+    countersPageLoad: played.countersPageLoad || null,
+    switchLog: played.switchLog,
+    pageToLinkMs: played.pageToLinkMs,
+    pageErrors: played.pageErrors.filter(Boolean),
+    console: played.console.slice(0, CONSOLE_LINES_KEPT),
+    qoe: played.qoe,
+  };
+}
+
+/** Why a playback failed; the page's state at the failure and the QoE so far are what to look into, not results. */
+function failedFields(error) {
+  return {
+    status: 'failed',
+    error: error.message,
+    ...(error.diagnostics ? { diagnostics: error.diagnostics } : {}),
+    ...(error.partialQoe ? { partialQoe: error.partialQoe } : {}),
+  };
+}
+
+/**
+ * @param {object} o
+ * @param {object} o.scenario      normalized (validate-scenario.js)
+ * @param {object} o.playback      one entry of expand-matrix.js
+ * @param {boolean} o.emulated
+ * @param {object} o.playerConfig  playerConfigFor(scenario, playback)
+ * @param {Date} o.startedAt, o.endedAt
+ * @param {object} [o.played]      what the playback returned, if it ran to its end
+ * @param {Error} [o.error]        else why it failed
+ * @param {object[]} o.requestLog  the origin's request log entries for this playback
+ */
+function playbackRecord({ scenario, playback: p, emulated, playerConfig, startedAt, endedAt, played = null, error = null, requestLog }) {
+  if (!played === !error) throw new Error('playbackRecord: give exactly one of played and error');
+  return {
+    id: p.id,
+    scenario: scenario.name,
+    transport: p.transport,
+    transportName: p.transportName,
+    bp: p.bp,
+    abr: p.abr.label,
+    abrName: p.abr.name,
+    abrParams: p.abr.params,
+    network: p.network,
+    networkDescription: emulated ? describeProfile(p.profile) : 'loopback (no emulation)',
+    profile: emulated ? p.profile : null,
+    seekSchedule: p.seekSchedule,
+    switchSchedule: p.switchSchedule,
+    repetition: p.repetition,
+    emulated: Boolean(emulated),
+    congestionControl: emulated ? scenario.congestionControl : null,
+    playerConfig,
+    startedAt: startedAt.toISOString(),
+    ...(played ? playedFields(played, { rate: emulated ? p.profile.rate : null }) : failedFields(error)),
+    wallSeconds: (endedAt.getTime() - startedAt.getTime()) / 1000,
+    origin: summarizeRequestLog(requestLog),
+    requestLog: `logs/${p.id}.requests.ndjson`,
+  };
+}
+
+module.exports = { playbackRecord, playerConfigFor };
