@@ -3,14 +3,12 @@
 // (node-datachannel, i.e. libdatachannel) and two pre-negotiated channels: id 0 reliable and
 // ordered, id 1 unordered with no retransmissions. The browser offers and the origin answers
 // (as offerer node-datachannel sometimes fails DTLS under CPU load; as answerer it did not,
-// ../shared/FACTS.md). Everything the session holds is freed on close, whoever closes.
-//
-// Signaling, JSON text messages on the WebSocket:
-//   browser -> origin  {type: "offer", sdp} then {type: "candidate", candidate, mid} ...
-//   origin -> browser  {type: "answer", sdp}, {type: "candidate", candidate, mid},
-//                      {type: "error", message} (then the origin closes)
+// docs/platform-notes.md). Everything the session holds is freed on close, whoever closes.
+// The signaling messages and the channels are defined with the clients' in
+// shared/fdsp/signaling.js.
 const nodeDataChannel = require('node-datachannel');
 const { decodeFrame, encodeError, FrameError } = require('../../shared/fdsp/frames');
+const { CHANNELS, nodeDataChannelInit, encode, parseSignal } = require('../../shared/fdsp/signaling');
 const { ChannelPump } = require('./channel-pump');
 const { FdspResponder } = require('./fdsp-responder');
 const { closeReason } = require('./close-reason');
@@ -25,7 +23,6 @@ const { MAX_OPEN_REQUESTS } = require('./fdsp-responder');
 const SCTP_SEND_BUFFER_BYTES = Number(process.env.LAB_SCTP_SEND_BUFFER_BYTES) || 256 * 1024;
 nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
 
-const MAX_SIGNAL_BYTES = 64 * 1024;
 const MAX_BAD_FRAMES = 10;
 const CONNECT_TIMEOUT_MS = 15000;
 
@@ -59,8 +56,8 @@ class PeerSession {
     this.idleTimeoutMs = o.idleTimeoutMs || 60000;
     // No auto-negotiation: creating the channels would otherwise make this side offer too.
     this.pc = new nodeDataChannel.PeerConnection(`lab-peer-${o.id}`, { iceServers: [], ...(o.bindAddress ? { bindAddress: o.bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
-    this.reliable = this.pc.createDataChannel('fdsp-reliable', { negotiated: true, id: 0 });
-    this.unreliable = this.pc.createDataChannel('fdsp-unreliable', { negotiated: true, id: 1, unordered: true, maxRetransmits: 0 });
+    this.reliable = this.pc.createDataChannel(CHANNELS.reliable.label, nodeDataChannelInit(CHANNELS.reliable));
+    this.unreliable = this.pc.createDataChannel(CHANNELS.unreliable.label, nodeDataChannelInit(CHANNELS.unreliable));
     // The unreliable pump keeps less in the channel's buffer: what waits there cannot be
     // retransmitted if SCTP has to abandon it, and it delays END behind it.
     this.pumps = {
@@ -69,8 +66,8 @@ class PeerSession {
     };
     this.responder = new FdspResponder({ contentDir: o.contentDir, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
 
-    this.pc.onLocalDescription((sdp, type) => this.signal({ type: type.toLowerCase(), sdp }));
-    this.pc.onLocalCandidate((candidate, mid) => this.signal({ type: 'candidate', candidate, mid }));
+    this.pc.onLocalDescription((sdp, type) => this.signal(encode.description(type, sdp)));
+    this.pc.onLocalCandidate((candidate, mid) => this.signal(encode.candidate(candidate, mid)));
     this.pc.onStateChange((state) => {
       if (state === 'failed' || state === 'closed') this.close(`peer connection ${state}`);
     });
@@ -101,8 +98,8 @@ class PeerSession {
     }
   }
 
-  signal(obj) {
-    if (!this.closed && this.o.ws.readyState === 1) this.o.ws.send(JSON.stringify(obj));
+  signal(text) {
+    if (!this.closed && this.o.ws.readyState === 1) this.o.ws.send(text);
   }
 
   touch() {
@@ -112,27 +109,19 @@ class PeerSession {
 
   onSignal(data, isBinary) {
     if (this.closed) return;
-    let msg;
     try {
-      if (isBinary) throw new Error('signaling messages are JSON text');
-      if (data.length > MAX_SIGNAL_BYTES) throw new Error(`a signaling message of ${data.length} bytes is over ${MAX_SIGNAL_BYTES}`);
-      msg = JSON.parse(String(data));
-      if (!msg || typeof msg !== 'object') throw new Error('a signaling message is a JSON object');
+      const msg = parseSignal(data, { from: 'client', isBinary });
       if (msg.type === 'offer') {
-        if (typeof msg.sdp !== 'string') throw new Error('offer needs an sdp string');
         if (this.gotOffer) throw new Error('one offer per session');
         this.gotOffer = true;
         this.pc.setRemoteDescription(msg.sdp, 'offer');
         this.pc.setLocalDescription('answer');
-      } else if (msg.type === 'candidate') {
-        if (typeof msg.candidate !== 'string' || typeof (msg.mid ?? '') !== 'string') throw new Error('candidate needs candidate and mid strings');
+      } else { // a candidate, the only other message a client sends
         if (!this.gotOffer) throw new Error('candidate before offer');
-        if (msg.candidate) this.pc.addRemoteCandidate(msg.candidate, msg.mid || '0');
-      } else {
-        throw new Error(`unknown signaling message type ${JSON.stringify(msg.type)}`);
+        if (msg.candidate) this.pc.addRemoteCandidate(msg.candidate, msg.mid);
       }
     } catch (err) {
-      this.signal({ type: 'error', message: err.message });
+      this.signal(encode.error(err.message));
       this.close(`bad signaling: ${err.message}`);
     }
   }

@@ -1,39 +1,73 @@
 'use strict';
-// An FDSP client in Node (node-datachannel), speaking the same protocol as the player's
-// DataChannel transport: for origin tests and `npm run bench:datachannel`, where a browser
-// would measure Chromium rather than the transport.
+// An FDSP client in Node (node-datachannel): for origin tests, `npm run bench:datachannel` and
+// the load bench, where a browser would measure Chromium rather than the transport. It is the
+// player's client in all but the channels: the same signaling (shared/fdsp/signaling.js) and
+// the same core (shared/fdsp/client-core.js), so a response is done by the same rule as in
+// the player (shared/fdsp/response-assembly.js).
 const nodeDataChannel = require('node-datachannel');
 const WebSocket = require('ws');
-const frames = require('../../shared/fdsp/frames');
-const { SegmentAssembler } = require('../../shared/fdsp/segment-assembler');
+const { CHANNELS, nodeDataChannelInit, encode, parseSignal } = require('../../shared/fdsp/signaling');
+const { FdspClientCore } = require('../../shared/fdsp/client-core');
+const { WakeTimer } = require('../../shared/fdsp/wake-timer');
+
+// A response can be done on its last chunk before the origin's END has come (END is sent when
+// the last chunk was handed to the channel). fetch() still waits this long for it, so a
+// caller sees what the origin says it sent; the response's figures are those of the moment it
+// was done.
+const END_WAIT_MS = 5000;
 
 /**
  * @param {string} signalingUrl  ws://host:port/fdsp
- * @param {{bindAddress?: string, timeoutMs?: number}} [o]
+ * @param {{bindAddress?: string, localAddress?: string, timeoutMs?: number}} [o]
+ *   bindAddress: where ICE gathers; localAddress: the signaling WebSocket's source address (the
+ *   origin limits DataChannel sessions per client address, so a load test spreads over 127.0.0.N)
  */
-async function connectFdsp(signalingUrl, { bindAddress, timeoutMs = 15000 } = {}) {
-  const ws = new WebSocket(signalingUrl);
+async function connectFdsp(signalingUrl, { bindAddress, localAddress, timeoutMs = 15000 } = {}) {
+  const ws = new WebSocket(signalingUrl, localAddress ? { localAddress } : undefined);
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
   const pc = new nodeDataChannel.PeerConnection('lab-client', { iceServers: [], ...(bindAddress ? { bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
-  const reliable = pc.createDataChannel('fdsp-reliable', { negotiated: true, id: 0 });
-  const unreliable = pc.createDataChannel('fdsp-unreliable', { negotiated: true, id: 1, unordered: true, maxRetransmits: 0 });
+  const reliable = pc.createDataChannel(CHANNELS.reliable.label, nodeDataChannelInit(CHANNELS.reliable));
+  const unreliable = pc.createDataChannel(CHANNELS.unreliable.label, nodeDataChannelInit(CHANNELS.unreliable));
   const serverErrors = [];
-  pc.onLocalDescription((sdp, type) => ws.send(JSON.stringify({ type: type.toLowerCase(), sdp })));
-  pc.onLocalCandidate((candidate, mid) => ws.send(JSON.stringify({ type: 'candidate', candidate, mid })));
-  ws.on('message', (data) => {
-    const msg = JSON.parse(String(data));
-    if (msg.type === 'answer') pc.setRemoteDescription(msg.sdp, 'answer');
-    else if (msg.type === 'candidate' && msg.candidate) pc.addRemoteCandidate(msg.candidate, msg.mid || '0');
-    else if (msg.type === 'error') serverErrors.push(msg.message);
+  pc.onLocalDescription((sdp, type) => ws.send(encode.description(type, sdp)));
+  pc.onLocalCandidate((candidate, mid) => ws.send(encode.candidate(candidate, mid)));
+  ws.on('message', (data, isBinary) => {
+    // libdatachannel throws for a candidate that comes after the peer closed or failed; thrown
+    // from here it would end the process (the load bench lost a run so), so it is recorded.
+    try {
+      const msg = parseSignal(data, { from: 'origin', isBinary });
+      if (msg.type === 'answer') pc.setRemoteDescription(msg.sdp, 'answer');
+      else if (msg.type === 'candidate' && msg.candidate) pc.addRemoteCandidate(msg.candidate, msg.mid);
+      else if (msg.type === 'error') serverErrors.push(msg.message);
+    } catch (err) {
+      serverErrors.push(`signaling: ${err.message}`);
+    }
   });
   pc.setLocalDescription('offer');
   await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`DataChannel did not open within ${timeoutMs} ms (${serverErrors.join('; ')})`)), timeoutMs);
+    let settled = false;
+    const giveUp = (why) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(t);
+      // Not left behind half open: the caller never gets these to close.
+      try { pc.close(); } catch { /* closed */ }
+      ws.close();
+      reject(new Error(`${why}${serverErrors.length ? ` (${serverErrors.join('; ')})` : ''}`));
+    };
+    const t = setTimeout(() => giveUp(`DataChannel did not open within ${timeoutMs} ms`), timeoutMs);
+    // Now and then (about 1 in 50 setups on loopback, busy or not) the peer connection fails
+    // about 10 ms after gathering, before the answer is in; waiting out the timeout for it
+    // only delays the caller's retry.
+    pc.onStateChange((state) => {
+      if (state === 'failed' || state === 'closed') giveUp(`the peer connection ${state} before the DataChannels opened`);
+    });
     const check = () => {
-      if (reliable.isOpen() && unreliable.isOpen()) {
+      if (!settled && reliable.isOpen() && unreliable.isOpen()) {
+        settled = true;
         clearTimeout(t);
         resolve();
       }
@@ -42,87 +76,138 @@ async function connectFdsp(signalingUrl, { bindAddress, timeoutMs = 15000 } = {}
     unreliable.onOpen(check);
     check();
   });
-
-  const pending = new Map(); // requestId -> {assembler, resolve, reject, head, end}
-  const errorsWithoutRequest = [];
-  let nextId = 1;
-  const onData = (channel) => (msg) => {
-    let f;
-    try {
-      f = frames.decodeFrame(new Uint8Array(msg.buffer || msg, msg.byteOffset || 0, msg.byteLength));
-    } catch (err) {
-      errorsWithoutRequest.push(err.message);
-      return;
-    }
-    const p = pending.get(f.requestId);
-    if (!p) {
-      if (f.type === 'ERROR') errorsWithoutRequest.push(f.payload);
-      return;
-    }
-    if (f.type === 'HEAD') {
-      p.head = f.payload;
-      p.assembler = new SegmentAssembler(f.payload);
-      for (const [off, bytes, ch] of p.early) p.assembler.add(off, bytes, ch);
-      p.early = [];
-    } else if (f.type === 'DATA') {
-      // An unordered unreliable chunk can overtake its HEAD: keep it until the HEAD is in.
-      const copy = new Uint8Array(f.bytes);
-      if (p.assembler) p.assembler.add(f.offset, copy, channel);
-      else p.early.push([f.offset, copy, channel]);
-    } else if (f.type === 'END') {
-      p.end = f.payload;
-    } else if (f.type === 'ERROR') {
-      pending.delete(f.requestId);
-      p.reject(Object.assign(new Error(`${f.payload.status}: ${f.payload.message}`), { status: f.payload.status }));
-      return;
-    }
-    p.check();
-  };
-  reliable.onMessage(onData('reliable'));
-  unreliable.onMessage(onData('unreliable'));
-
-  return {
-    pc,
-    ws,
-    reliable,
-    serverErrors,
-    errorsWithoutRequest,
-    /** Sends raw bytes on the reliable channel (for malformed-input tests). */
-    sendRaw: (bytes) => reliable.sendMessageBinary(bytes),
-    /**
-     * Fetches a URL; resolves when every reliable byte is in and either every unreliable chunk
-     * or graceMs after END has passed (later chunks are counted lost).
-     */
-    fetch(url, { bp = 100, range = null, deadlineMs = null, graceMs = 200 } = {}) {
-      const requestId = nextId++;
-      const started = performance.now();
-      return new Promise((resolve, reject) => {
-        const p = {
-          early: [],
-          reject,
-          check() {
-            if (!p.assembler || !p.assembler.reliableComplete || !p.end) return;
-            const done = () => {
-              if (!pending.has(requestId)) return;
-              pending.delete(requestId);
-              resolve({ ...p.assembler.finish(), head: p.head, end: p.end, seconds: (performance.now() - started) / 1000 });
-            };
-            if (p.assembler.unreliableComplete) done();
-            else if (!p.graceTimer) p.graceTimer = setTimeout(done, graceMs);
-          },
-        };
-        pending.set(requestId, p);
-        reliable.sendMessageBinary(frames.encodeRequest(requestId, { url, range, bp, deadlineMs }));
-      });
-    },
-    close() {
-      for (const c of [reliable, unreliable]) {
-        try { c.close(); } catch { /* closed */ }
-      }
-      try { pc.close(); } catch { /* closed */ }
-      ws.close();
-    },
-  };
+  return new NodeFdspClient({ pc, ws, reliable, unreliable, serverErrors });
 }
 
-module.exports = { connectFdsp };
+/** One open session: fetch() over it, close() it. */
+class NodeFdspClient {
+  constructor({ pc, ws, reliable, unreliable, serverErrors }) {
+    this.pc = pc;
+    this.ws = ws;
+    this.reliable = reliable;
+    this.unreliable = unreliable;
+    this.serverErrors = serverErrors;
+    this.core = new FdspClientCore();
+    this.waiting = new Map(); // requestId -> {resolve, reject, started}
+    this.awaitingEnd = new Map(); // requestId -> {deliver, timer}
+    this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now())));
+    this.closed = false;
+    reliable.onMessage((msg) => this.onMessage(msg, 'reliable'));
+    unreliable.onMessage((msg) => this.onMessage(msg, 'unreliable'));
+    reliable.onClosed(() => this.gone('the reliable DataChannel closed'));
+  }
+
+  /** Undecodable frames' messages and ERROR payloads for no open request, oldest first. */
+  get errorsWithoutRequest() {
+    return this.core.errorsWithoutRequest;
+  }
+
+  /** The session's accounting (client-core.js stats()). */
+  stats() {
+    return this.core.stats();
+  }
+
+  onMessage(msg, channel) {
+    const u8 = typeof msg === 'string' ? msg : new Uint8Array(msg.buffer || msg, msg.byteOffset || 0, msg.byteLength);
+    this.handle(this.core.receive(u8, channel, performance.now()));
+  }
+
+  /** Sends raw bytes on the reliable channel (for malformed-input tests). */
+  sendRaw(bytes) {
+    return this.reliable.sendMessageBinary(bytes);
+  }
+
+  /**
+   * Fetches a URL. Resolves when the response is done by the player's rule
+   * (shared/fdsp/response-assembly.js) and its END is in (waited for up to END_WAIT_MS; not
+   * after a deadline stop, whose CANCEL drops it); missing chunks are counted lost and stay
+   * zero in `bytes`. The result is the core's response (bytes, head, end, finishedBy,
+   * lostChunks, plr, ...) with ttfbSeconds (to the HEAD), doneSeconds (to done) and seconds
+   * (to now). Rejects on an ERROR frame (err.status: the origin's status) or a closed session.
+   * @param {string} url  path on the origin, e.g. /content/sample/manifest.mpd
+   * @param {{bp?: number, range?: [number, number]|null, deadlineMs?: number|null, graceMs?: number}} [o]
+   *   deadlineMs: the playout deadline (the origin skips chunks past it; the response stops at
+   *   it); graceMs: a fixed grace after END instead of the rule's gap-based one
+   */
+  fetch(url, { bp = 100, range = null, deadlineMs = null, graceMs = null } = {}) {
+    return new Promise((resolve, reject) => {
+      if (this.closed) throw new Error('the FDSP session is closed');
+      const started = performance.now();
+      const { requestId, frame } = this.core.request({ url, range, bp, deadlineMs, graceMs }, started);
+      this.waiting.set(requestId, { resolve, reject, started });
+      try {
+        this.reliable.sendMessageBinary(frame);
+      } catch (err) {
+        this.core.cancel(requestId);
+        this.waiting.delete(requestId);
+        throw err;
+      }
+      this.timer.arm(this.core.nextWakeAt());
+    });
+  }
+
+  handle(events) {
+    for (const e of events) {
+      if (e.kind === 'done') this.done(e);
+      else if (e.kind === 'failed') this.failed(e);
+      else if (e.kind === 'end' && this.awaitingEnd.has(e.requestId)) this.awaitingEnd.get(e.requestId).deliver(e.end);
+    }
+    this.timer.arm(this.core.nextWakeAt());
+  }
+
+  done({ requestId, response: r, cancel }) {
+    const w = this.waiting.get(requestId);
+    if (!w) return;
+    this.waiting.delete(requestId);
+    if (cancel) this.send(cancel);
+    const result = (end) => ({
+      ...r,
+      end,
+      ttfbSeconds: r.headAt === null ? null : (r.headAt - w.started) / 1000,
+      doneSeconds: (r.doneAt - w.started) / 1000,
+      seconds: (performance.now() - w.started) / 1000,
+    });
+    // After a deadline stop the CANCEL makes the origin drop END.
+    if (r.end || r.finishedBy === 'deadline') return w.resolve(result(r.end));
+    const deliver = (end) => {
+      clearTimeout(this.awaitingEnd.get(requestId).timer);
+      this.awaitingEnd.delete(requestId);
+      w.resolve(result(end));
+    };
+    this.awaitingEnd.set(requestId, { deliver, timer: setTimeout(() => deliver(null), END_WAIT_MS) });
+    return undefined;
+  }
+
+  failed({ requestId, error }) {
+    const w = this.waiting.get(requestId);
+    if (!w) return;
+    this.waiting.delete(requestId);
+    const message = error.status === undefined ? error.message : `${error.status}: ${error.message}`;
+    w.reject(Object.assign(new Error(message), { code: error.code, ...(error.status === undefined ? {} : { status: error.status }) }));
+  }
+
+  send(frame) {
+    try {
+      this.reliable.sendMessageBinary(frame);
+    } catch { /* the session is going; nothing left to stop */ }
+  }
+
+  /** The session ended: open fetches fail, done ones stop waiting for their END. */
+  gone(why) {
+    this.closed = true;
+    this.handle(this.core.failAll(why));
+    for (const { deliver } of [...this.awaitingEnd.values()]) deliver(null);
+    this.timer.stop();
+  }
+
+  close() {
+    if (!this.closed) this.gone('the FDSP session was closed');
+    for (const c of [this.reliable, this.unreliable]) {
+      try { c.close(); } catch { /* closed */ }
+    }
+    try { this.pc.close(); } catch { /* closed */ }
+    this.ws.close();
+  }
+}
+
+module.exports = { connectFdsp, END_WAIT_MS };
