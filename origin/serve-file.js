@@ -10,7 +10,7 @@ const { resolveSafePath, UnsafePathError } = require('./safe-path');
 const { parseByteRange } = require('./byte-range');
 const { contentTypeFor } = require('./content-types');
 const { clientGone, sendText } = require('./responses');
-const { FileCache } = require('./file-cache');
+const { realPathInside } = require('./real-path-inside');
 
 // Segments keep their names across a `--force` rebuild while their bytes change, so they are
 // not immutable: a year-long max-age would let a CDN pair old segments with a new MPD for a
@@ -68,11 +68,10 @@ const STREAM_CHUNK_BYTES = 512 * 1024;
 /**
  * @param {string} root  directory served
  * @param {object} [o]
- * @param {FileCache|null} [o.cache]  files kept in memory (null: always read from disk)
+ * @param {import('./file-cache').FileCache|null} [o.cache]  files kept in memory (null: always read from disk)
  * @returns {(req, res, relPath: string) => void}  relPath: the still-encoded path below root
  */
 function serveDirectory(root, { cache = null } = {}) {
-  let realRoot = null;
   return function serveFile(req, res, relPath) {
     let file;
     try {
@@ -81,20 +80,8 @@ function serveDirectory(root, { cache = null } = {}) {
       if (err instanceof UnsafePathError) return sendText(res, err.status, `${err.message}\n`);
       throw err;
     }
-    // realpath.native: one realpath(3) call; the JS fs.realpath lstat()s every path component,
-    // and was the largest single cost of serving a segment.
-    fs.realpath.native(file, (realErr, real) => {
-      if (realErr) return sendText(res, 404, 'not found\n');
-      if (realRoot === null) {
-        try {
-          realRoot = fs.realpathSync(root);
-        } catch {
-          return sendText(res, 404, 'not found\n'); // no root yet: retried on the next request
-        }
-      }
-      // The lexical checks in safe-path cannot see symlinks; a link inside the root must not
-      // lead out of it, so the resolved target itself has to be inside the resolved root.
-      if (!real.startsWith(realRoot + path.sep)) return sendText(res, 404, 'not found\n');
+    realPathInside(root, file, (outside, real) => {
+      if (outside) return sendText(res, outside.status, `${outside.message}\n`);
       fs.stat(real, (statErr, stat) => {
         if (statErr || !stat.isFile()) return sendText(res, 404, 'not found\n');
         if (clientGone(res)) return undefined;

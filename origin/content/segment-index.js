@@ -2,7 +2,7 @@
 'use strict';
 // Writes the segment index beside a content directory's manifest.mpd: per representation and
 // segment, the byte size, the real duration (from the fragment's sample durations, not the
-// MPD's nominal value) and the priority map (shared/segment-index/priority-map.js). SARA and
+// MPD's nominal value) and the priority map (origin/content/media/priority-map.js). SARA and
 // BBA-2 read the sizes; the DataChannel transport reads the priority maps.
 //
 // The priority maps list every NAL unit and are large (megabytes for a minute of video), while
@@ -20,8 +20,8 @@
 // { version: 1, representation: id, segments: [ { number, url, size, priority } ] }
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseInitSegment, parseMediaSegment } = require('../../shared/mp4/boxes');
-const { buildPriorityMap } = require('../../shared/segment-index/priority-map');
+const { parseInitSegment, parseMediaSegment } = require('./media/mp4-boxes');
+const { buildPriorityMap } = require('./media/priority-map');
 
 const INDEX_FILE = 'index.json';
 

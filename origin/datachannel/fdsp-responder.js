@@ -14,6 +14,7 @@ const path = require('node:path');
 const frames = require('../../shared/fdsp/frames');
 const { splitSegment, chunkRanges } = require('../../shared/fdsp/split-segment');
 const { resolveSafePath, UnsafePathError } = require('../safe-path');
+const { realPathInsideAsync } = require('../real-path-inside');
 const { contentTypeFor } = require('../content-types');
 
 const RELIABLE_FRAME_BYTES = 16 * 1024;
@@ -90,7 +91,7 @@ class FdspResponder {
         throw new UnsafePathError(`not a valid URL: ${JSON.stringify(String(req.url).slice(0, 200))}`, 400);
       }
       if (!pathname.startsWith('/content/')) throw new UnsafePathError(`only /content/ is served over the DataChannel, not ${pathname}`, 404);
-      file = resolveSafePath(this.o.contentDir, pathname.slice('/content/'.length));
+      file = await realPathInsideAsync(this.o.contentDir, resolveSafePath(this.o.contentDir, pathname.slice('/content/'.length)));
       const stat = await fs.promises.stat(file).catch(() => null);
       if (!stat || !stat.isFile()) throw new UnsafePathError('not found', 404);
       if (stat.size > MAX_BODY_BYTES) throw new UnsafePathError(`larger than ${MAX_BODY_BYTES} bytes`, 413);

@@ -1,10 +1,10 @@
 'use strict';
-// Records one playback as a timeline of events (the input of shared/qoe/summarize-playback.js)
+// Records one playback as a timeline of events (the input of player/qoe/summarize-playback.js)
 // plus the series a person wants to see: buffer level and bitrate over time, a per-segment log,
 // frame counters and bytes per transport. The summary is always recomputed from the timeline,
 // so the live table, window.qoe and a saved JSON can never disagree.
-const { summarizePlayback } = require('../../shared/qoe/summarize-playback');
-const { fnv1a32 } = require('../../shared/checksum/fnv1a32');
+const { summarizePlayback } = require('./summarize-playback');
+const { fnv1a32 } = require('./fnv1a32');
 
 const SAMPLE_EVERY_MS = 250;
 

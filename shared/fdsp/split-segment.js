@@ -5,7 +5,7 @@
 // first BP % of every I-slice's data (Bitstream Prioritization: "a percentage of I-frame data
 // that is to be sent via TCP in addition to the original critical data"). Unreliable: the
 // rest of the I-slice data and all P/B-slice data. Pure; works on the segment index's
-// priority map (shared/segment-index/priority-map.js), not on the bytes.
+// priority map (origin/content/media/priority-map.js), not on the bytes.
 
 const RELIABLE_KINDS = new Set(['container', 'parameterSet', 'sei', 'sliceHeader', 'otherNal']);
 

@@ -17,6 +17,7 @@ let contentDir;
 let origin;
 const logged = [];
 // Far bigger than loopback socket buffers (several MB), so no response here can be flushed whole.
+const SECRET = 'outside-the-content-root';
 const SEGMENT = crypto.randomBytes(32 * 1024 * 1024);
 
 beforeAll(async () => {
@@ -24,6 +25,9 @@ beforeAll(async () => {
   contentDir = path.join(tmp, 'content');
   fs.mkdirSync(path.join(contentDir, 'demo'), { recursive: true });
   fs.writeFileSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'), SEGMENT);
+  fs.writeFileSync(path.join(tmp, 'secret.txt'), SECRET);
+  fs.symlinkSync(path.join(tmp, 'secret.txt'), path.join(contentDir, 'demo', 'link.m4s'));
+  fs.symlinkSync(tmp, path.join(contentDir, 'demo', 'up'));
   origin = await startOrigin({
     // No in-memory cache: D3 is about files streamed from disk (all of them before the cache,
     // and still every file larger than the cache takes).
@@ -135,5 +139,25 @@ test('D4: a client refused by the parser is let go of even if it never closes it
   } finally {
     for (const c of sockets) c.destroy();
     await new Promise((r) => server.close(r));
+  }
+}, 30000);
+
+test('a symlink inside the content root that leads out of it is not followed over the DataChannel either', async () => {
+  // The HTTP listeners checked the resolved path; the DataChannel responder did not, and served
+  // the link's target (a fuzz run found /etc/passwd and a file outside the root through it).
+  const { connectFdsp } = require('../../testbed/datachannel/node-fdsp-client');
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  try {
+    await expect(c.fetch('/content/demo/link.m4s')).rejects.toMatchObject({ status: 404 });
+    await expect(c.fetch('/content/demo/up/secret.txt')).rejects.toMatchObject({ status: 404 });
+    const ok = await c.fetch('/content/demo/chunk-0-00001.m4s', { range: [0, 99] });
+    expect(Buffer.from(ok.bytes).equals(SEGMENT.subarray(0, 100))).toBe(true);
+  } finally {
+    c.close();
+  }
+  for (const p of ['/content/demo/link.m4s', '/content/demo/up/secret.txt']) {
+    const res = await fetch(`${origin.urls.http11}${p}`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain(SECRET);
   }
 }, 30000);

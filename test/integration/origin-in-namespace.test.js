@@ -1,12 +1,12 @@
 'use strict';
-// The origin started in an emulated link's server namespace (testbed/qoe/origin-in-namespace.js,
+// The origin started in an emulated link's server namespace (testbed/runner/origin-in-namespace.js,
 // what `npm run qoe` and `npm run lab` use): its URLs come from its JSON ready line, not from a
 // port written into the testbed, and they are the ones it serves on. Needs root (CI has it).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { createEmulatedLink } = require('../../testbed/netem/namespace-link');
-const { startOriginInNamespace } = require('../../testbed/qoe/origin-in-namespace');
+const { startOriginInNamespace } = require('../../testbed/runner/origin-in-namespace');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;

@@ -9,8 +9,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
-const { fnv1a32 } = require('../../shared/checksum/fnv1a32');
-const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
+const { fnv1a32 } = require('../../player/qoe/fnv1a32');
+const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { runQoeCli } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');

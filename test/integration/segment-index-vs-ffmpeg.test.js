@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { writeSegmentIndex } = require('../../origin/content/segment-index');
-const { parseInitSegment, parseMediaSegment } = require('../../shared/mp4/boxes');
+const { parseInitSegment, parseMediaSegment } = require('../../origin/content/media/mp4-boxes');
 
 let tmp;
 beforeAll(() => {
@@ -101,10 +101,10 @@ function checkAgainstFfmpeg(dir) {
 
         // Each slice header: same fields, same end. Re-parse each header from the bytes so
         // the comparison is field by field, then check the byte range is the bit end rounded up.
-        const { parseSliceHeader } = require('../../shared/h264/slice-header');
-        const { parameterSetsFromInit } = require('../../shared/segment-index/priority-map');
-        const { splitAvccSample } = require('../../shared/h264/nal-units');
-        const { parseSps, parsePps } = require('../../shared/h264/parameter-sets');
+        const { parseSliceHeader } = require('../../origin/content/media/h264/slice-header');
+        const { parameterSetsFromInit } = require('../../origin/content/media/priority-map');
+        const { splitAvccSample } = require('../../origin/content/media/h264/nal-units');
+        const { parseSps, parsePps } = require('../../origin/content/media/h264/parameter-sets');
         const { spsById, ppsById } = parameterSetsFromInit(initInfo);
         const parsed = parseMediaSegment(bytes, initInfo.trex);
         let n = 0;

@@ -1,5 +1,5 @@
 'use strict';
-const { fdspMediaLoss } = require('../../shared/qoe/fdsp-media-loss');
+const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 
 test('splits lost chunks into segments waited for in full and segments stopped at the deadline', () => {
   const m = fdspMediaLoss([

@@ -1,5 +1,5 @@
 'use strict';
-const { fnv1a32 } = require('../../shared/checksum/fnv1a32');
+const { fnv1a32 } = require('../../player/qoe/fnv1a32');
 
 test('FNV-1a 32 matches the published test vectors', () => {
   // From the FNV reference (isthe.com/chongo/tech/comp/fnv): "", "a", "foobar".

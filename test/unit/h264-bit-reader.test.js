@@ -1,6 +1,6 @@
 'use strict';
-const { BitReader, unescapeRbsp } = require('../../shared/h264/bit-reader');
-const { splitAvccSample } = require('../../shared/h264/nal-units');
+const { BitReader, unescapeRbsp } = require('../../origin/content/media/h264/bit-reader');
+const { splitAvccSample } = require('../../origin/content/media/h264/nal-units');
 
 test('emulation prevention bytes are removed and their places remembered', () => {
   const nal = Uint8Array.from([0x65, 0x00, 0x00, 0x03, 0x01, 0x00, 0x00, 0x03, 0x00, 0xff]);

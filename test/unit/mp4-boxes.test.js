@@ -1,5 +1,5 @@
 'use strict';
-const { listBoxes, parseMediaSegment, parseInitSegment, Mp4ParseError } = require('../../shared/mp4/boxes');
+const { listBoxes, parseMediaSegment, parseInitSegment, Mp4ParseError } = require('../../origin/content/media/mp4-boxes');
 
 function box(type, ...payloads) {
   const body = Buffer.concat(payloads.map((p) => Buffer.from(p)));

@@ -1,5 +1,5 @@
 'use strict';
-const { summarizePlayback } = require('../../shared/qoe/summarize-playback');
+const { summarizePlayback } = require('../../player/qoe/summarize-playback');
 
 // One playback, hand-computed:
 //   0 ms load; 1500 first frame (startup 1.5 s) at 1 Mbps

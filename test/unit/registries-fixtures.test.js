@@ -11,7 +11,7 @@ const { formChoices } = require('../../player/ui/form-choices');
 const { qoeSummaryRows } = require('../../player/ui/summary-rows');
 const { validateScenario, ScenarioError } = require('../../testbed/scenario/validate-scenario');
 const { expandMatrix } = require('../../testbed/scenario/expand-matrix');
-const { resultColumns, toCsv } = require('../../testbed/qoe/results-table');
+const { resultColumns, toCsv } = require('../../testbed/runner/results-table');
 const { aggregate, reportMetrics } = require('../../testbed/report/aggregate');
 const { getPreset } = require('../../origin/content/presets');
 

@@ -5,7 +5,7 @@ const { validateScenario } = require('../../testbed/scenario/validate-scenario')
 const { expandMatrix } = require('../../testbed/scenario/expand-matrix');
 const { describeProfile } = require('../../testbed/scenario/network-profile');
 const { getPreset } = require('../../origin/content/presets');
-const { playbackRecord, playerConfigFor } = require('../../testbed/qoe/playback-record');
+const { playbackRecord, playerConfigFor } = require('../../testbed/runner/playback-record');
 
 const scenario = validateScenario({
   name: 'rec', content: 'sample', durationSeconds: 20, transports: ['h2', { name: 'datachannel', label: 'fdsp-bp50', bp: 50 }],

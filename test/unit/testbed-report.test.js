@@ -1,10 +1,10 @@
 'use strict';
 // Report arithmetic: summaries over repetitions, pivots, cell text, the testbed's own metrics.
 const { aggregate, describe: summarize, pivot, formatCell, METRICS } = require('../../testbed/report/aggregate');
-const { playbackMetrics, meanRate, valueAt } = require('../../testbed/qoe/playback-metrics');
-const { toCsv, csvCell } = require('../../testbed/qoe/results-table');
-const { diffCounters } = require('../../testbed/qoe/link-counters');
-const { summarizeRequestLog } = require('../../testbed/qoe/origin-log-summary');
+const { playbackMetrics, meanRate, valueAt } = require('../../testbed/runner/playback-metrics');
+const { toCsv, csvCell } = require('../../testbed/runner/results-table');
+const { diffCounters } = require('../../testbed/runner/link-counters');
+const { summarizeRequestLog } = require('../../testbed/runner/origin-log-summary');
 const { lineChart, barChart, niceMax } = require('../../testbed/report/svg-charts');
 
 function record(o) {
@@ -154,7 +154,7 @@ describe('tables and charts as text', () => {
 });
 
 test('the progress line of a playback warns when the emulator fell behind', () => {
-  const { describeOutcome } = require('../../testbed/qoe/outcome-line');
+  const { describeOutcome } = require('../../testbed/runner/outcome-line');
   const ok = { status: 'ok', summary: { startupDelaySeconds: 1.234, rebufferRate: 0.05, rebufferInstances: 2, averagePlaybackBitrate: 2.5e6, meanSeekWaitSeconds: null }, metrics: { linkUtilization: 0.8 } };
   expect(describeOutcome(ok)).toBe('startup 1.23 s, rebuffer 5.0 % (2x), 2.50 Mbit/s, link use 80 %');
   expect(describeOutcome({ ...ok, counters: { lateTimers: { count: 3, maxMs: 12.5 } } })).toMatch(/WARNING: emulator timers late 3x \(max 12\.5 ms\)/);
@@ -171,7 +171,7 @@ test('the progress line of a playback warns when the emulator fell behind', () =
 });
 
 test('the progress line shows FDSP PLR and warns of drops outside the emulator', () => {
-  const { describeOutcome } = require('../../testbed/qoe/outcome-line');
+  const { describeOutcome } = require('../../testbed/runner/outcome-line');
   const summary = { startupDelaySeconds: 1, rebufferRate: 0, rebufferInstances: 0, averagePlaybackBitrate: 1e6, meanSeekWaitSeconds: null, transport: { plr: 0.0123, unreliableChunks: 800 } };
   const drops = (rcv) => ({ client: { udp: { RcvbufErrors: rcv }, tun: { txDropped: 0 } }, server: { udp: { RcvbufErrors: 0 }, tun: { txDropped: 1 } } });
   expect(describeOutcome({ status: 'ok', summary, endpointDrops: drops(0) })).toBe('startup 1.00 s, rebuffer 0.0 % (0x), 1.00 Mbit/s, WARNING: 1 packets dropped at the endpoints (socket buffers), outside the emulator, PLR 1.23 %');

@@ -3,7 +3,7 @@
 // directory already holds as "ok"; and how the session's playbacks stand afterwards.
 const { validateScenario } = require('../../testbed/scenario/validate-scenario');
 const { getPreset } = require('../../origin/content/presets');
-const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks, parseOnly } = require('../../testbed/qoe/run-plan');
+const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks, parseOnly } = require('../../testbed/runner/run-plan');
 
 const scenario = validateScenario({
   content: 'sample', durationSeconds: 20, repetitions: 2, transports: ['http11', 'h2'], abrs: ['bba2', 'basic'],

@@ -6,7 +6,7 @@ const { profileToLinkSettings, mergeProfile } = require('../../testbed/scenario/
 const { expandMatrix, viewedSeconds } = require('../../testbed/scenario/expand-matrix');
 const { loadScenario, parseScenarioText } = require('../../testbed/scenario/load-scenario');
 const { getPreset } = require('../../origin/content/presets');
-const { parseOnly } = require('../../testbed/qoe/run-plan');
+const { parseOnly } = require('../../testbed/runner/run-plan');
 
 const ctx = { source: 'test.yaml', defaultName: 'test', getPreset, readText: (f) => ({ 'trace.csv': 'seconds,kbps\n0,1000\n10,6000\n' })[f] ?? (() => { throw new Error(`ENOENT ${f}`); })() };
 const base = () => ({
@@ -180,7 +180,7 @@ test('every shipped scenario loads and validates', () => {
 test('a run directory resumes across a changed time limit, not across a changed experiment', () => {
   const fs = require('node:fs');
   const os = require('node:os');
-  const { openRunDirectory } = require('../../testbed/qoe/run-directory');
+  const { openRunDirectory } = require('../../testbed/runner/run-directory');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rundir-'));
   try {
     const s = validateScenario(base(), ctx);

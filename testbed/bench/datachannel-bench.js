@@ -8,7 +8,7 @@
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { createEmulatedLink, setCongestionControl, EmulationUnavailableError } = require('../netem/namespace-link');
-const { startOriginInNamespace } = require('../qoe/origin-in-namespace');
+const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
 

@@ -4,7 +4,7 @@
 // Failed playbacks are counted per group but never averaged in (they have no metrics);
 // a metric that is null in a playback (no seek happened, unlimited link) is left out of
 // that metric only, and `n` says how many values each summary rests on.
-const { resultColumns, transportColumns } = require('../qoe/results-table');
+const { resultColumns, transportColumns } = require('../runner/results-table');
 
 // The report's metrics every playback has; the transports' own (DataChannel PLR, ...) follow
 // the network's packet loss ratio (reportMetrics below).

@@ -3,12 +3,12 @@
 // (the same tables in Markdown) and tables.csv (every metric summary in long form).
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRecords } = require('../qoe/run-directory');
+const { readRecords } = require('../runner/run-directory');
 const { aggregate, pivot, formatCell, reportMetrics, GROUP_KEYS } = require('./aggregate');
 const { lineChart, barChart, esc } = require('./svg-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
-const { csvCell } = require('../qoe/results-table');
+const { csvCell } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
 

@@ -3,7 +3,7 @@
 // Its signaling goes to the origin's HTTP/1.x listener at /fdsp (GET /api/info urls.fdsp).
 const { DataChannelTransport } = require('../datachannel-transport');
 const bp = require('../bp-option');
-const { fdspMediaLoss } = require('../../../shared/qoe/fdsp-media-loss');
+const { fdspMediaLoss } = require('../../qoe/fdsp-media-loss');
 
 const transportTotals = (r) => (r.summary && r.summary.transport) || null;
 const percent = (v, digits) => `${(100 * v).toFixed(digits)} %`;
@@ -43,7 +43,7 @@ module.exports = {
       get: (r) => { const t = transportTotals(r); return t && t.plr !== undefined ? t.plr : null; },
       metric: { label: 'Media packet loss ratio (DataChannel FDSP, lost / all media packets)', unit: '%', scale: 100, digits: 3, bar: true },
     },
-    // The same split by cause (shared/qoe/fdsp-media-loss.js): segments waited for in full show
+    // The same split by cause (player/qoe/fdsp-media-loss.js): segments waited for in full show
     // what the network took; deadline stops (counted by the transport) cut the rest.
     {
       name: 'networkMediaPlr',

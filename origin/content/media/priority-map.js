@@ -20,10 +20,10 @@
 //      type of its first slice; start/end span the sample's bytes
 //   counts: {kind: bytes} totals
 // }
-const { parseMediaSegment, parseInitSegment } = require('../mp4/boxes');
-const { splitAvccSample } = require('../h264/nal-units');
-const { parseSps, parsePps } = require('../h264/parameter-sets');
-const { parseSliceHeader } = require('../h264/slice-header');
+const { parseMediaSegment, parseInitSegment } = require('./mp4-boxes');
+const { splitAvccSample } = require('./h264/nal-units');
+const { parseSps, parsePps } = require('./h264/parameter-sets');
+const { parseSliceHeader } = require('./h264/slice-header');
 
 /** Parameter sets known from the init segment, as id -> parsed maps. */
 function parameterSetsFromInit(initInfo) {
