@@ -4,7 +4,7 @@
 // urls.http11, urls.h2, ...). start-origin.js starts every entry; cli.js builds its port flags,
 // --help and printed URLs from them. A new listener is one file in this folder plus one
 // registerListener line below (or a registerListener call before the origin starts, as
-// test/fixtures/throwaway-listener.js does). docs/extending/origin-listener.md has the contract.
+// test/fixtures/throwaway-listener.js does). docs/extending.md ("Adding an origin listener") has the contract.
 //
 // Two kinds of entry:
 //   listener    owns a port (HTTP/1.1, HTTP/1.0-style, HTTP/2 ...)
