@@ -4,6 +4,7 @@
 // a silent fallback to HTTP/1.1 would make every HTTP/2 measurement a lie.
 const http2 = require('node:http2');
 const { logResponse } = require('../request-log');
+const { guardSession } = require('./h2-session-guard');
 
 /**
  * @param {object} opts { router, log, key, cert, listener }; listener: the name in logs and
@@ -15,17 +16,20 @@ function createHttp2Server({ router, log, key, cert, listener = 'h2' }) {
   let nextSession = 1;
   server.on('session', (session) => {
     session.labConnectionId = `${listener}-${nextSession++}`;
+    guardSession(session);
   });
   server.on('request', (req, res) => {
-    const info = {
-      protocol: 'h2',
-      listener,
-      port: server.address().port,
-      connectionId: req.stream.session ? req.stream.session.labConnectionId : null,
-      streamId: req.stream.id,
-    };
-    logResponse(log, req, res, info);
-    router(req, res, info);
+    const i = info(req);
+    logResponse(log, req, res, i);
+    router(req, res, i);
+  });
+  let port = null; // known once listening; asked once, not per request
+  const info = (req) => ({
+    protocol: 'h2',
+    listener,
+    port: port ?? (port = server.address().port),
+    connectionId: req.stream.session ? req.stream.session.labConnectionId : null,
+    streamId: req.stream.id,
   });
   // Malformed frames and TLS garbage end the session, not the process.
   server.on('sessionError', () => {});

@@ -161,3 +161,72 @@ test('a symlink inside the content root that leads out of it is not followed ove
     expect(await res.text()).not.toContain(SECRET);
   }
 }, 30000);
+
+describe('HTTP/2 sessions that abuse the listener (found by npm run bench:load)', () => {
+  const http2 = require('node:http2');
+  const tls = require('node:tls');
+  const { RESET_BUDGET } = require('../../origin/listeners/h2-session-guard');
+
+  test('rapid reset: a client that resets stream after stream is told to go away (ENHANCE_YOUR_CALM)', async () => {
+    // Before: node routed, answered and logged every reset stream and sent its own GOAWAY
+    // (INTERNAL_ERROR) only after ~1,500 of them; the attacker just reconnected.
+    const session = http2.connect(origin.urls.h2, { rejectUnauthorized: false });
+    const goaway = new Promise((resolve) => session.once('goaway', (code) => resolve(code)));
+    session.on('error', () => {});
+    await new Promise((resolve, reject) => { session.once('connect', resolve); session.once('error', reject); });
+    let sent = 0;
+    const deadline = Date.now() + 15000;
+    let code = null;
+    goaway.then((c) => { code = c; });
+    while (code === null && Date.now() < deadline && !session.destroyed) {
+      for (let i = 0; i < 20 && !session.destroyed && !session.closed; i++) {
+        const s = session.request({ ':path': '/content/demo/chunk-0-00001.m4s' });
+        s.on('error', () => {});
+        s.close(http2.constants.NGHTTP2_CANCEL);
+        sent += 1;
+      }
+      await sleep(10);
+    }
+    expect(code).toBe(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    expect(sent).toBeGreaterThan(RESET_BUDGET);
+    session.destroy();
+    expect(await healthz()).toBe(200);
+  }, 30000);
+
+  /** Opens a session and resets streams until the server sends GOAWAY; resolves with its code. */
+  async function resetUntilGoaway() {
+    const session = http2.connect(origin.urls.h2, { rejectUnauthorized: false });
+    session.on('error', () => {});
+    let code = null;
+    session.once('goaway', (c) => { code = c; });
+    await new Promise((resolve, reject) => { session.once('connect', resolve); session.once('error', reject); });
+    const deadline = Date.now() + 20000;
+    while (code === null && Date.now() < deadline && !session.destroyed && !session.closed) {
+      for (let i = 0; i < 20; i++) {
+        const st = session.request({ ':path': '/content/demo/chunk-0-00001.m4s' });
+        st.on('error', () => {});
+        st.close(http2.constants.NGHTTP2_CANCEL);
+      }
+      await sleep(5);
+    }
+    return { session, code };
+  }
+
+  test('sessions told to go away are let go of when their client leaves, not after the idle timeout', async () => {
+    // Before: after node's own GOAWAY the server's socket stayed in CLOSE-WAIT for the 60 s
+    // session timeout once the client had gone; a reconnecting attacker piled up ~500 of them.
+    const { port } = new URL(origin.urls.h2);
+    for (let i = 0; i < 3; i++) {
+      const { session, code } = await resetUntilGoaway();
+      expect(code).not.toBeNull();
+      session.destroy();
+    }
+    const closeWait = () => require('node:child_process').execFileSync('ss', ['-Htan', 'state', 'close-wait', `( sport = :${port} )`], { encoding: 'utf8' }).trim();
+    let left = closeWait();
+    for (let i = 0; i < 30 && left !== ''; i++) {
+      await sleep(100);
+      left = closeWait();
+    }
+    expect(left).toBe('');
+  }, 90000);
+});

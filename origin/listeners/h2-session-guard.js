@@ -1,0 +1,54 @@
+'use strict';
+// Per-session limits of the HTTP/2 listener against clients that hold the origin's resources
+// without being players (found by npm run bench:load's abusive clients):
+//  - A session whose client closed its side is destroyed at once. node:http2 left the socket in
+//    CLOSE-WAIT until the 60 s idle timeout, and a rapid-reset client, cut off by node's own
+//    GOAWAY after ~1,500 streams and reconnecting, piled up ~500 such descriptors.
+//  - Rapid reset (CVE-2023-44487): a session whose client resets more than RESET_BUDGET streams
+//    within RESET_WINDOW_MS before their responses ended gets a GOAWAY (ENHANCE_YOUR_CALM) and is
+//    closed. A player resets a handful of streams on a seek or a switch; an attacker thousands a
+//    second, each of which node would still route, answer and log.
+const http2 = require('node:http2');
+
+const RESET_BUDGET = 200;
+const RESET_WINDOW_MS = 10000;
+// How long a session told to go away may finish its streams before its socket is destroyed.
+const GOAWAY_LINGER_MS = 1000;
+
+/** Applies the guard to one new session (the server's 'session' event). */
+function guardSession(session) {
+  const socket = session.socket;
+  if (socket) {
+    socket.once('end', () => {
+      if (!session.destroyed) session.destroy();
+    });
+  }
+  let resets = 0;
+  let windowStart = Date.now();
+  session.on('stream', (stream) => {
+    stream.once('close', () => {
+      // rstCode: the client's RST_STREAM (or a reset by the session) before the response ended.
+      if (stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) return;
+      const now = Date.now();
+      if (now - windowStart > RESET_WINDOW_MS) {
+        windowStart = now;
+        resets = 0;
+      }
+      resets += 1;
+      if (resets === RESET_BUDGET + 1) goAway(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    });
+  });
+}
+
+function goAway(session, code) {
+  if (session.destroyed || session.closed) return;
+  try {
+    session.goaway(code);
+  } catch { /* already going */ }
+  session.close();
+  setTimeout(() => {
+    if (!session.destroyed) session.destroy();
+  }, GOAWAY_LINGER_MS).unref();
+}
+
+module.exports = { guardSession, RESET_BUDGET, RESET_WINDOW_MS };
