@@ -144,6 +144,13 @@ function h2load({ uriFile, protocol, requests, clients, streams, core }) {
   };
 }
 
+/** CPU time (user + system, seconds) a process has used, from /proc/PID/stat. */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ ticks
+}
+
 /** The segment URLs of a content directory, in a fixed shuffled order (every rung mixed). */
 function segmentPaths(contentDir, name) {
   const files = fs.readdirSync(path.join(contentDir, name)).filter((f) => /^chunk-.*\.m4s$/.test(f)).sort();
@@ -228,12 +235,18 @@ async function main(argv) {
         h2load({ uriFile, protocol, requests: Math.min(2000, opts.requests), clients: opts.clients, streams: opts.streams, core: clientCore });
         const rounds = [];
         for (let i = 0; i < opts.rounds; i++) {
-          rounds.push(h2load({ uriFile, protocol, ...opts, core: clientCore }));
+          // The server's CPU time over the round: whether it was the bottleneck (near 100 % of
+          // its core) or the client was, and what a request costs it.
+          const pid = server === 'nginx' ? nginx.child.pid : origin.pid;
+          const cpu0 = cpuSeconds(pid);
+          const round = h2load({ uriFile, protocol, ...opts, core: clientCore });
+          const cpu = cpuSeconds(pid) - cpu0;
+          rounds.push({ ...round, serverCpuShare: cpu / (opts.requests / round.reqPerSec), serverCpuMsPerRequest: (1000 * cpu) / opts.requests });
         }
         const best = rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
         const bad = rounds.reduce((a, r) => a + r.failed + r.non2xx, 0);
         results[`${server}-${protocol}`] = { ...best, rounds: rounds.map((r) => r.reqPerSec), bad };
-        process.stdout.write(`  ${server.padEnd(6)} ${protocol.padEnd(6)} ${rounds.map((r) => r.reqPerSec.toFixed(0)).join(' / ')} req/s${bad ? `  (${bad} failed or non-2xx!)` : ''}\n`);
+        process.stdout.write(`  ${server.padEnd(6)} ${protocol.padEnd(6)} ${rounds.map((r) => r.reqPerSec.toFixed(0)).join(' / ')} req/s, server CPU ${rounds.map((r) => `${(100 * r.serverCpuShare).toFixed(0)} %`).join(' / ')}${bad ? `  (${bad} failed or non-2xx!)` : ''}\n`);
       }
     }
     await origin.close(); // SIGINT: the request log is flushed and closed
@@ -243,11 +256,20 @@ async function main(argv) {
       const n = results[`nginx-${protocol}`];
       const o = results[`origin-${protocol}`];
       const ratio = o.reqPerSec / n.reqPerSec;
-      return { protocol, nginx: n.reqPerSec, origin: o.reqPerSec, originGbit: (o.reqPerSec * avg * 8) / 1e9, ratio, target: TARGETS[protocol], pass: ratio >= TARGETS[protocol] && o.bad === 0 && n.bad === 0 };
+      return {
+        protocol, nginx: n.reqPerSec, origin: o.reqPerSec, originGbit: (o.reqPerSec * avg * 8) / 1e9, ratio, target: TARGETS[protocol],
+        nginxCpuMs: n.serverCpuMsPerRequest, originCpuMs: o.serverCpuMsPerRequest, nginxCpu: n.serverCpuShare, originCpu: o.serverCpuShare,
+        pass: ratio >= TARGETS[protocol] && o.bad === 0 && n.bad === 0,
+      };
     });
-    process.stdout.write('\n| protocol | nginx req/s | origin req/s | origin Gbit/s | origin / nginx | target | |\n|---|---|---|---|---|---|---|\n');
+    process.stdout.write('\n| protocol | nginx req/s | origin req/s | origin Gbit/s | origin / nginx | target | | server CPU nginx / origin | CPU ms per request nginx / origin |\n|---|---|---|---|---|---|---|---|---|\n');
     for (const r of rows) {
-      process.stdout.write(`| ${r.protocol} | ${r.nginx.toFixed(0)} | ${r.origin.toFixed(0)} | ${r.originGbit.toFixed(2)} | ${r.ratio.toFixed(2)}x | >= ${r.target}x | ${r.pass ? 'PASS' : 'FAIL'} |\n`);
+      process.stdout.write(`| ${r.protocol} | ${r.nginx.toFixed(0)} | ${r.origin.toFixed(0)} | ${r.originGbit.toFixed(2)} | ${r.ratio.toFixed(2)}x | >= ${r.target}x | ${r.pass ? 'PASS' : 'FAIL'} | ${(100 * r.nginxCpu).toFixed(0)} % / ${(100 * r.originCpu).toFixed(0)} % | ${r.nginxCpuMs.toFixed(3)} / ${r.originCpuMs.toFixed(3)} (${(r.originCpuMs / r.nginxCpuMs).toFixed(1)}x) |\n`);
+    }
+    // When neither server used its whole core, h2load (one thread on the other core) was the
+    // limit and req/s compares the client, not the servers: the CPU per request still does.
+    if (rows.some((r) => r.nginxCpu < 0.9 && r.originCpu < 0.9)) {
+      process.stdout.write('note: where neither server used ~100 % of its core, the client was the bottleneck; compare the CPU ms per request there\n');
     }
     process.stdout.write(`\norigin request log: ${logLines} lines for ${expected} requests sent${logLines === expected ? ' (complete)' : ' (INCOMPLETE)'}\n`);
     if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ averageSegmentBytes: avg, options: opts, results, rows, logLines, expected }, null, 2)}\n`);
