@@ -11,11 +11,13 @@
 class ChannelPump {
   /**
    * @param {object} channel
-   * @param {{highWaterBytes?: number, lowWaterBytes?: number}} [o]
+   * @param {{highWaterBytes?: number, lowWaterBytes?: number, onError?: (err: Error) => void}} [o]
+   *   onError: the channel refused a frame (it closed under us); the pump has stopped
    */
-  constructor(channel, { highWaterBytes = 256 * 1024, lowWaterBytes = 64 * 1024 } = {}) {
+  constructor(channel, { highWaterBytes = 256 * 1024, lowWaterBytes = 64 * 1024, onError = null } = {}) {
     this.channel = channel;
     this.high = highWaterBytes;
+    this.onError = onError;
     this.queue = []; // {frame, requestId, onSent, expiresAt, onSkipped} or {marker: () => void, requestId}
     this.closed = false;
     this.pumping = false;
@@ -72,6 +74,13 @@ class ChannelPump {
         this.channel.send(next.frame);
         if (next.onSent) next.onSent();
       }
+    } catch (err) {
+      // A peer that drops mid-response closes the channel under a running pump: send() then
+      // throws, and thrown out of node-datachannel's buffered-amount-low callback it aborted the
+      // whole origin (SIGABRT, Napi::Error; the fuzzer's FDSP batch found it). The pump stops and
+      // its owner ends the session.
+      this.close();
+      if (this.onError) this.onError(err);
     } finally {
       this.pumping = false;
     }

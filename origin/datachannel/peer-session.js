@@ -61,8 +61,8 @@ class PeerSession {
     // The unreliable pump keeps less in the channel's buffer: what waits there cannot be
     // retransmitted if SCTP has to abandon it, and it delays END behind it.
     this.pumps = {
-      reliable: new ChannelPump(pumpable(this.reliable)),
-      unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024 }),
+      reliable: new ChannelPump(pumpable(this.reliable), { onError: (err) => this.close(`sending on the reliable channel failed: ${err.message}`) }),
+      unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
     };
     this.responder = new FdspResponder({ contentDir: o.contentDir, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
 

@@ -8,12 +8,19 @@
 //    within RESET_WINDOW_MS before their responses ended gets a GOAWAY (ENHANCE_YOUR_CALM) and is
 //    closed. A player resets a handful of streams on a seek or a switch; an attacker thousands a
 //    second, each of which node would still route, answer and log.
+//  - A session idle for IDLE_PROBE_MS gets one PING; one that does not answer within
+//    PING_TIMEOUT_MS is destroyed. After a protocol error nghttp2 sends GOAWAY and the session is
+//    dead, but node emits no event and keeps the socket for as long as the client does (the
+//    fuzzer's h2 batch left ~20 such sockets per run). A live client answers at once; one PING per
+//    idle period (17 bytes + TLS) is all it costs a player.
 const http2 = require('node:http2');
 
 const RESET_BUDGET = 200;
 const RESET_WINDOW_MS = 10000;
 // How long a session told to go away may finish its streams before its socket is destroyed.
 const GOAWAY_LINGER_MS = 1000;
+const IDLE_PROBE_MS = 5000;
+const PING_TIMEOUT_MS = 4000;
 
 /** Applies the guard to one new session (the server's 'session' event). */
 function guardSession(session) {
@@ -25,8 +32,36 @@ function guardSession(session) {
   }
   let resets = 0;
   let windowStart = Date.now();
+  let openStreams = 0;
+  let idleTimer = null;
+  const probeWhenIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (session.destroyed || session.closed || openStreams > 0) return;
+      const deadTimer = setTimeout(() => {
+        if (!session.destroyed) session.destroy();
+      }, PING_TIMEOUT_MS);
+      deadTimer.unref();
+      try {
+        session.ping((err) => {
+          clearTimeout(deadTimer);
+          if (err && !session.destroyed) session.destroy();
+        });
+      } catch {
+        clearTimeout(deadTimer);
+        if (!session.destroyed) session.destroy();
+      }
+    }, IDLE_PROBE_MS);
+    idleTimer.unref();
+  };
+  session.once('close', () => clearTimeout(idleTimer));
+  probeWhenIdle();
   session.on('stream', (stream) => {
+    openStreams += 1;
+    clearTimeout(idleTimer);
     stream.once('close', () => {
+      openStreams -= 1;
+      if (openStreams === 0) probeWhenIdle();
       // rstCode: the client's RST_STREAM (or a reset by the session) before the response ended.
       if (stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) return;
       const now = Date.now();
@@ -51,4 +86,4 @@ function goAway(session, code) {
   }, GOAWAY_LINGER_MS).unref();
 }
 
-module.exports = { guardSession, RESET_BUDGET, RESET_WINDOW_MS };
+module.exports = { guardSession, RESET_BUDGET, RESET_WINDOW_MS, IDLE_PROBE_MS, PING_TIMEOUT_MS };

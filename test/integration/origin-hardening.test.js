@@ -229,4 +229,21 @@ describe('HTTP/2 sessions that abuse the listener (found by npm run bench:load)'
     }
     expect(left).toBe('');
   }, 90000);
+
+  test('a session dead after a protocol error is let go of even while its client holds the connection', async () => {
+    // nghttp2 answers DATA on stream 0 with GOAWAY(PROTOCOL_ERROR) and the session is dead, but
+    // node emits no event and kept the socket for as long as the client did (fuzzer, h2 batch).
+    const { IDLE_PROBE_MS, PING_TIMEOUT_MS } = require('../../origin/listeners/h2-session-guard');
+    const { port } = new URL(origin.urls.h2);
+    const socket = tls.connect({ host: '127.0.0.1', port, ALPNProtocols: ['h2'], rejectUnauthorized: false, allowHalfOpen: true });
+    await new Promise((resolve, reject) => { socket.once('secureConnect', resolve); socket.once('error', reject); });
+    socket.on('data', () => {});
+    socket.on('error', () => {});
+    // The server's FIN ('end': this client keeps its own half open) or a reset ('close').
+    const closed = new Promise((resolve) => { socket.once('end', () => resolve(true)); socket.once('close', () => resolve(true)); });
+    socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]), Buffer.from([0, 0, 1, 0, 0, 0, 0, 0, 0, 0x41])]));
+    const limit = IDLE_PROBE_MS + PING_TIMEOUT_MS + 3000;
+    expect(await Promise.race([closed, sleep(limit).then(() => false)])).toBe(true);
+    socket.destroy();
+  }, 30000);
 });
