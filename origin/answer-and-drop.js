@@ -21,4 +21,9 @@ function answerAndDrop(socket, response) {
   socket.once('close', () => clearTimeout(timer));
 }
 
-module.exports = { answerAndDrop, LINGER_MS };
+/** An upgrade (WebSocket) request turned down: a plain-text HTTP status, then the socket goes. */
+function refuseUpgrade(socket, status, text) {
+  answerAndDrop(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
+module.exports = { answerAndDrop, refuseUpgrade, LINGER_MS };

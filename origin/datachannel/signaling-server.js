@@ -5,7 +5,7 @@
 const { WebSocketServer } = require('ws');
 const { PeerSession } = require('./peer-session');
 const { PriorityMaps } = require('./fdsp-responder');
-const { answerAndDrop } = require('../answer-and-drop');
+const { refuseUpgrade } = require('../answer-and-drop');
 
 const PATH = '/fdsp';
 
@@ -27,23 +27,14 @@ function createSignalingServer(o) {
   const perClient = new Map();
   let nextId = 1;
 
-  function refuse(socket, status, text) {
-    answerAndDrop(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-  }
-
-  /** For the 'upgrade' event of an http.Server. */
+  /**
+   * For upgrade requests to PATH: origin/listeners/upgrade-routes.js has matched the path and
+   * answers every other one, so only the session limits are checked here.
+   */
   function handleUpgrade(req, socket, head) {
-    socket.on('error', () => {});
-    let pathname;
-    try {
-      pathname = new URL(req.url, 'http://origin.invalid').pathname;
-    } catch {
-      return refuse(socket, 400, 'Bad Request');
-    }
-    if (pathname !== PATH) return refuse(socket, 404, 'Not Found');
     const client = socket.remoteAddress;
-    if (sessions.size >= maxPeers) return refuse(socket, 503, 'Service Unavailable: too many DataChannel sessions');
-    if ((perClient.get(client) || 0) >= maxPerClient) return refuse(socket, 429, 'Too Many Requests: too many DataChannel sessions from this address');
+    if (sessions.size >= maxPeers) return refuseUpgrade(socket, 503, 'Service Unavailable: too many DataChannel sessions');
+    if ((perClient.get(client) || 0) >= maxPerClient) return refuseUpgrade(socket, 429, 'Too Many Requests: too many DataChannel sessions from this address');
     wss.handleUpgrade(req, socket, head, (ws) => {
       perClient.set(client, (perClient.get(client) || 0) + 1);
       const session = new PeerSession({

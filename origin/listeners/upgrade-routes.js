@@ -1,11 +1,7 @@
 'use strict';
 // One 'upgrade' handler for a listener with `upgrades: true`: hands the request to the attachment
 // whose path it names, and answers anything else with an HTTP status instead of a hang.
-const { answerAndDrop } = require('../answer-and-drop');
-
-function refuse(socket, status, text) {
-  answerAndDrop(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-}
+const { refuseUpgrade: refuse } = require('../answer-and-drop');
 
 /**
  * @param {Array<{path: string, handleUpgrade: (req, socket, head) => void}>} endpoints
