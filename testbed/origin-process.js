@@ -19,12 +19,14 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux, what /proc/PID/stat cou
  * @param {string} [o.logFile]        request log (NDJSON)
  * @param {string} [o.host]           default 127.0.0.1
  * @param {string[]} [o.args]         more origin/cli.js options (ports default to 0: any free port)
+ * @param {string} [o.cli]            the origin's cli.js (default this repository's; the fuzzer can
+ *                                    aim at another checkout's, which must print the ready line)
  * @param {string[]} [o.prefix]       command prefix, e.g. ['taskset', '-c', '1'] or `ip netns exec NS`
  * @param {number} [o.readyTimeoutMs] default 30 s
  * @returns {Promise<OriginProcess>} once it is serving
  */
 async function startOriginProcess(o) {
-  const args = [CLI, '--preset', 'none', '--host', o.host || '127.0.0.1', '--content-dir', o.contentDir, '--data-dir', o.dataDir,
+  const args = [o.cli || CLI, '--preset', 'none', '--host', o.host || '127.0.0.1', '--content-dir', o.contentDir, '--data-dir', o.dataDir,
     '--http11-port', '0', '--http10-port', '0', '--h2-port', '0', ...(o.logFile ? ['--log', o.logFile] : []), ...(o.args || [])];
   const argv = [...(o.prefix || []), process.execPath, ...args];
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -167,4 +169,4 @@ class OriginProcess {
   }
 }
 
-module.exports = { startOriginProcess, OriginProcess };
+module.exports = { startOriginProcess, OriginProcess, CLI };

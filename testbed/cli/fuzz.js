@@ -34,7 +34,8 @@ Options:
   --healthz-ms N       /healthz latency limit (default ${LIMITS.healthzMs})
   --batch-seconds N    time limit per batch; reaching it is a failure (default ${LIMITS.batchSeconds})
   --max-minutes N      hard limit for the whole run (default 10)
-  --origin-cli FILE    the origin's cli.js to fuzz (default this repository's)
+  --origin-cli FILE    the origin's cli.js to fuzz (default this repository's; it must print
+                       the JSON ready line, as origin/cli.js does since issue 13)
   --keep-tree          keep the generated content tree and request log (path printed)
   -h, --help           show this help
 `;
