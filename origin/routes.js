@@ -5,7 +5,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { serveDirectory } = require('./serve-file');
-const { FileCache } = require('./file-cache');
 const { sendText, sendJson } = require('./responses');
 const { listContent } = require('./content/content-listing');
 
@@ -65,11 +64,11 @@ function requestPath(url) {
  * @param {string} ctx.contentDir   content root (<preset>/manifest.mpd, segments, index.json)
  * @param {string} ctx.playerDir    the built player page (webpack output)
  * @param {() => object} ctx.info   listener URLs and certificate hashes for /api/info
- * @param {number} [ctx.cacheBytes]  content kept in memory (file-cache.js; 0 = none)
+ * @param {import('./file-cache').FileCache} [ctx.contentCache]  content kept in memory (none: read from disk)
  * @returns {(req, res, connectionInfo) => void}
  */
 function createRouter(ctx) {
-  const content = serveDirectory(ctx.contentDir, { cache: new FileCache({ maxBytes: ctx.cacheBytes ?? undefined }) });
+  const content = serveDirectory(ctx.contentDir, { cache: ctx.contentCache || null });
   const player = serveDirectory(ctx.playerDir);
   const vendor = serveDirectory(dashjsBrowserDir());
   const playerIndex = path.join(ctx.playerDir, 'index.html');

@@ -4,6 +4,7 @@
 // ones) on one set of routes, and publishes their URLs under each entry's urlKey.
 const path = require('node:path');
 const { createRouter } = require('./routes');
+const { FileCache } = require('./file-cache');
 const { createRequestLog } = require('./request-log');
 const { ensureCertificate } = require('./tls-certificate');
 const registry = require('./listeners');
@@ -55,15 +56,17 @@ async function startOrigin(options = {}) {
   const cert = ensureCertificate(o.dataDir);
   const log = createRequestLog({ file: o.logFile, sink: o.log });
   const urls = {};
+  // One in-memory copy of the content for every way it leaves: HTTP listeners and FDSP sessions.
+  const contentCache = new FileCache({ maxBytes: o.cacheMegabytes * 1024 * 1024 });
   const router = createRouter({
     contentDir: o.contentDir,
     playerDir: o.playerDir,
     info: () => ({ urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex }),
-    cacheBytes: o.cacheMegabytes * 1024 * 1024,
+    contentCache,
   });
 
   const listeners = registry.listeners().map((entry) => ({ entry, server: entry.create({ name: entry.name, router, log, cert }) }));
-  const attachments = registry.attachments().map((entry) => ({ entry, endpoint: entry.create({ contentDir: o.contentDir, host: o.host, log }) }));
+  const attachments = registry.attachments().map((entry) => ({ entry, endpoint: entry.create({ contentDir: o.contentDir, host: o.host, log, contentCache }) }));
   const onUpgrade = routeUpgrades(attachments.map((a) => ({ path: a.entry.path, handleUpgrade: a.endpoint.handleUpgrade })));
   for (const { entry, server } of listeners) if (entry.upgrades) server.on('upgrade', onUpgrade);
   // Everything open, so close() can end it at once instead of waiting on idle keep-alives.

@@ -59,6 +59,9 @@ class FdspResponder {
    * @param {(entry: object) => void} [o.log]  request log sink
    * @param {string|number} [o.peerId]
    * @param {PriorityMaps} [o.maps]
+   * @param {import('../file-cache').FileCache} [o.cache]  files kept in memory, shared with the
+   *   HTTP listeners: with readFile per request, DataChannel players' p99 TTFB under load was
+   *   2.6x its clean value while HTTP/1.1's stayed at 1.1x (bench:load)
    */
   constructor(o) {
     this.o = o;
@@ -95,7 +98,7 @@ class FdspResponder {
       const stat = await fs.promises.stat(file).catch(() => null);
       if (!stat || !stat.isFile()) throw new UnsafePathError('not found', 404);
       if (stat.size > MAX_BODY_BYTES) throw new UnsafePathError(`larger than ${MAX_BODY_BYTES} bytes`, 413);
-      let body = await fs.promises.readFile(file);
+      let body = await this.readBody(file, stat);
       let plan = null;
       if (req.range) {
         const [first, last] = req.range;
@@ -114,6 +117,12 @@ class FdspResponder {
       this.logEntry(state, { status, bytes: 0, path: req.url });
     }
     return undefined;
+  }
+
+  /** The file's bytes: the shared in-memory copy when it holds this version, else from disk. */
+  async readBody(file, stat) {
+    const cached = this.o.cache && this.o.cache.fits(stat) ? await this.o.cache.read(file, stat) : null;
+    return cached || fs.promises.readFile(file);
   }
 
   send(state, body, plan, contentType) {

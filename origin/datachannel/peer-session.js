@@ -41,6 +41,7 @@ class PeerSession {
    * @param {object} o
    * @param {import('ws').WebSocket} o.ws
    * @param {string} o.contentDir
+   * @param {import('../file-cache').FileCache} [o.contentCache]
    * @param {string} [o.bindAddress]  the address ICE gathers on (the origin's own)
    * @param {number} o.id
    * @param {(entry: object) => void} [o.log]
@@ -64,7 +65,7 @@ class PeerSession {
       reliable: new ChannelPump(pumpable(this.reliable), { onError: (err) => this.close(`sending on the reliable channel failed: ${err.message}`) }),
       unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
     };
-    this.responder = new FdspResponder({ contentDir: o.contentDir, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
+    this.responder = new FdspResponder({ contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
 
     this.pc.onLocalDescription((sdp, type) => this.signal(encode.description(type, sdp)));
     this.pc.onLocalCandidate((candidate, mid) => this.signal(encode.candidate(candidate, mid)));

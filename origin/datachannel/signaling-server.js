@@ -12,6 +12,7 @@ const PATH = '/fdsp';
 /**
  * @param {object} o
  * @param {string} o.contentDir
+ * @param {import('../file-cache').FileCache} [o.contentCache]  the HTTP listeners' copy of the content
  * @param {string} [o.bindAddress]   where ICE gathers (the origin's host, when it is one address)
  * @param {(entry: object) => void} [o.log]
  * @param {number} [o.maxPeers]      default 32
@@ -40,6 +41,7 @@ function createSignalingServer(o) {
       const session = new PeerSession({
         ws,
         contentDir: o.contentDir,
+        contentCache: o.contentCache,
         bindAddress: o.bindAddress,
         id: nextId++,
         log: o.log,

@@ -13,8 +13,9 @@ module.exports = {
   label: 'DataChannel signaling (WebSocket)',
   urlKey: 'fdsp',
   path: PATH,
-  create: ({ contentDir, host, log }) => createSignalingServer({
+  create: ({ contentDir, host, log, contentCache }) => createSignalingServer({
     contentDir,
+    contentCache,
     // ICE gathers on the address we serve on.
     bindAddress: WILDCARD_HOSTS.includes(host) ? undefined : host,
     log: (entry) => log.record(entry),
