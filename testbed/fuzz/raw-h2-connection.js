@@ -5,7 +5,7 @@
 // connection: GOAWAY and the close. Settings, pings and flow control are answered just enough
 // for responses to flow.
 const tls = require('node:tls');
-const w = require('./h2-wire');
+const w = require('../h2-wire');
 
 const MAX_WINDOW = 2 ** 31 - 1;
 const MAX_KEPT_DATA_BYTES = 16 * 1024 * 1024;

@@ -7,7 +7,7 @@
 const net = require('node:net');
 const tls = require('node:tls');
 const { once } = require('node:events');
-const h2 = require('./h2-raw-frames');
+const h2 = require('../../h2-wire');
 const { untilPhaseEnds, socketLife } = require('./abuse-run');
 
 const WINDOW = 16 * 1024 * 1024;
@@ -33,7 +33,7 @@ function runNonReader(o) {
     if (o.protocol === 'h2') {
       socket.write(Buffer.concat([
         h2.PREFACE,
-        h2.settings([[h2.SETTING.INITIAL_WINDOW_SIZE, WINDOW]]),
+        h2.settingsFrame([[h2.SETTING.INITIAL_WINDOW_SIZE, WINDOW]]),
         h2.windowUpdate(0, WINDOW),
         ...o.paths.map((p, i) => h2.getRequest(1 + 2 * i, host, p)),
       ]));

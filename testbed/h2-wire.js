@@ -1,6 +1,6 @@
 'use strict';
-// HTTP/2 on the wire, only as much as the fuzzer needs (RFC 9113, RFC 7541): frames in and
-// out, request header blocks written as HPACK literals (any name, any bytes, in any order:
+// HTTP/2 on the wire, only as much as the fuzzer and the load bench's abusive clients need
+// (RFC 9113, RFC 7541): frames in and out, request header blocks written as HPACK literals (any name, any bytes, in any order:
 // what node:http2 refuses to send is exactly what a hostile client sends), and the response's
 // :status read back. The client advertises a header table size of 0, so the server may only
 // use the static table and literals; a status outside the static table is a short literal,
@@ -183,8 +183,11 @@ function headersFragment(f) {
 
 const errorName = (code) => ERROR_NAMES[code] || `0x${code.toString(16)}`;
 
+/** A plain GET's HEADERS frame (END_STREAM): what the load bench's abusive clients ask for, then reset or never read. */
+const getRequest = (streamId, authority, path) => headersFrames(streamId, headerBlock([[':method', 'GET'], [':scheme', 'https'], [':authority', authority], [':path', path]]));
+
 module.exports = {
   PREFACE, TYPE, FLAG, SETTING, DEFAULT_MAX_FRAME, frame, hpackInt, hpackString, headerBlock, headersFrames,
-  settingsFrame, windowUpdate, rstStream, ping, goaway, dataFrame, priorityFrame, createFrameReader,
+  settingsFrame, windowUpdate, rstStream, ping, getRequest, goaway, dataFrame, priorityFrame, createFrameReader,
   decodeStatus, headersFragment, huffmanDigits, errorName,
 };
