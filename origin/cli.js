@@ -33,6 +33,7 @@ object for programs: {"event":"origin-ready","pid":N,"urls":{${urlKeys}},
 Options:
   --host ADDR          bind address (default ${DEFAULTS.host})
 ${listeners.map((l) => optionLine(`${l.port.flag} N`, `${l.label} port (default ${l.port.default}; 0 = any free port)`)).join('\n')}
+${listeners.flatMap((l) => l.options || []).map((opt) => optionLine(`${opt.flag} X`, opt.help)).join('\n')}
   --content-dir DIR    content root (default ${DEFAULTS.contentDir})
   --data-dir DIR       certificate and logs (default ${DEFAULTS.dataDir})
   --log FILE           request log, NDJSON (default <data-dir>/logs/requests-<time>.ndjson)
@@ -56,6 +57,18 @@ function port(value, name) {
   return n;
 }
 
+/**
+ * Chromium speaks HTTP/3 to a self-signed origin only when told to, per host:port, with the
+ * certificate's key pinned (docs/platform-notes.md): the exact command line a person runs.
+ */
+function quicBrowserLines(origin, pagePath) {
+  if (!origin.urls.h3 || !origin.urls.http11) return [];
+  const { host } = new URL(origin.urls.h3);
+  return [
+    'Open the page over HTTP/3 in Chromium with:',
+    `  chromium --enable-quic --origin-to-force-quic-on=${host} --ignore-certificate-errors-spki-list=${origin.spkiSha256} '${origin.urls.http11}${pagePath}'`,
+  ];
+}
 
 /** The machine-readable ready line: {"event":"origin-ready", pid, urls, spkiSha256, ...}. */
 function readyLine(origin) {
@@ -84,6 +97,7 @@ async function main(argv) {
       options: {
         host: { type: 'string' },
         ...Object.fromEntries(registry.listeners().map((l) => [l.port.flag.slice(2), { type: 'string' }])),
+        ...Object.fromEntries(registry.listeners().flatMap((l) => l.options || []).map((opt) => [opt.flag.slice(2), { type: 'string' }])),
         'content-dir': { type: 'string' },
         'data-dir': { type: 'string' },
         log: { type: 'string' },
@@ -121,6 +135,15 @@ async function main(argv) {
     logFile,
     cacheMegabytes: megabytes(values['cache-mb'], '--cache-mb') ?? DEFAULTS.cacheMegabytes,
   };
+  for (const opt of registry.listeners().flatMap((l) => l.options || [])) {
+    const text = values[opt.flag.slice(2)];
+    if (text === undefined) continue;
+    try {
+      options[opt.option] = opt.parse(text);
+    } catch (err) {
+      return fail(`${opt.flag} ${err.message}`);
+    }
+  }
 
   let stopping = false;
   let origin = null;
@@ -167,10 +190,13 @@ async function main(argv) {
   const lines = [
     'dash-transport-lab origin is serving:',
     // Label column as before ("  HTTP/1.1        http://..."): scripts written against it still read it.
-    ...registry.listeners().map((l) => `  ${l.label.padEnd(15)} ${origin.urls[l.urlKey]}${page(l.pageTransport)}`),
+    ...registry.listeners().map((l) => (origin.unavailable[l.name]
+      ? `  ${l.label.padEnd(15)} not serving: ${origin.unavailable[l.name]}`
+      : `  ${l.label.padEnd(15)} ${origin.urls[l.urlKey]}${page(l.pageTransport)}${Object.keys(l.extraUrls || {}).map((k) => `\n  ${''.padEnd(15)} ${origin.urls[k]} (${k})`).join('')}`)),
     `content:       ${contentDir}`,
     `request log:   ${origin.logFile}`,
     `TLS SPKI sha256 (for --ignore-certificate-errors-spki-list): ${origin.spkiSha256}`,
+    ...quicBrowserLines(origin, page('h3')),
     'Ctrl-C stops it.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -53,6 +53,8 @@ function createRequestLog({ file, sink } = {}) {
  * @property {number} port           the listener's port
  * @property {string} connectionId   stable per TCP connection (HTTP/1.x) or session (h2)
  * @property {number|null} streamId  h2 stream id, null for HTTP/1.x
+ * @property {string} [peer]         the client's IP:PORT, logged where the listener's socket is
+ *   not the client's (h3: the QUIC peer, whose address can change within one connection)
  */
 
 /**
@@ -80,6 +82,7 @@ function logResponse(log, req, res, info) {
       bytes: res.labBodyBytes || 0,
       durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
       aborted,
+      ...(info.peer ? { peer: info.peer } : {}),
     });
   };
   // Decided on 'close', which both APIs emit once per response, complete or not. 'finish'

@@ -65,7 +65,12 @@ async function startOrigin(options = {}) {
     contentCache,
   });
 
-  const listeners = registry.listeners().map((entry) => ({ entry, server: entry.create({ name: entry.name, router, log, cert }) }));
+  // Listeners the origin listens with (create) and those that bind their own port (start).
+  const listeners = registry.listeners().filter((e) => e.create).map((entry) => ({ entry, server: entry.create({ name: entry.name, router, log, cert }) }));
+  const selfStarting = registry.listeners().filter((e) => e.start);
+  const startedOwn = [];
+  const unavailable = {};
+  const childPids = {};
   const attachments = registry.attachments().map((entry) => ({ entry, endpoint: entry.create({ contentDir: o.contentDir, host: o.host, log, contentCache }) }));
   const onUpgrade = routeUpgrades(attachments.map((a) => ({ path: a.entry.path, handleUpgrade: a.endpoint.handleUpgrade })));
   for (const { entry, server } of listeners) if (entry.upgrades) server.on('upgrade', onUpgrade);
@@ -92,6 +97,7 @@ async function startOrigin(options = {}) {
     // keep-alive sockets and HTTP/2 sessions to time out.
     const closing = started.map((srv) => new Promise((resolve) => srv.close(() => resolve())));
     started.length = 0;
+    closing.push(...startedOwn.splice(0).map((h) => h.close()));
     for (const { endpoint } of attachments) endpoint.close();
     for (const s of sessions) s.destroy();
     for (const s of sockets) s.destroy();
@@ -109,6 +115,21 @@ async function startOrigin(options = {}) {
     for (const { entry } of carrier ? attachments : []) {
       urls[entry.urlKey] = `${urls[carrier.entry.urlKey].replace(/^http/, 'ws')}${entry.path}`;
     }
+    for (const entry of selfStarting) {
+      const options = Object.fromEntries((entry.options || []).map((opt) => [opt.option, o[opt.option] ?? opt.default]));
+      // A caller that names no port for it (tests written before it existed, which pass 0 for
+      // the others) gets any free one; the CLI passes the entry's default.
+      const handle = await entry.start({ name: entry.name, router, log, cert, host: o.host, port: o[entry.port.option] ?? 0, options, contentDir: o.contentDir, contentCache });
+      if (handle.unavailable) {
+        unavailable[entry.name] = handle.unavailable;
+        continue;
+      }
+      startedOwn.push(handle);
+      if (handle.pid) childPids[entry.name] = handle.pid;
+      const base = `${entry.scheme}://${urlHost(o.host)}:${handle.port}`;
+      urls[entry.urlKey] = base;
+      for (const [key, p] of Object.entries(entry.extraUrls || {})) urls[key] = `${base}${p}`;
+    }
   } catch (err) {
     await close();
     throw err;
@@ -121,6 +142,10 @@ async function startOrigin(options = {}) {
     certFile: cert.certFile,
     logFile: log.file,
     flushLog: () => log.flush(),
+    // Listeners left out, and why (the QUIC one when quic-origin is not built).
+    unavailable,
+    // Processes the listeners started (the QUIC server), by listener name.
+    childPids,
     close,
   };
 }

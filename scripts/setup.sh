@@ -67,4 +67,22 @@ if [ ! -f "$bundle_stamp" ] || [ -n "$(find player shared webpack.config.js pack
   }
   touch "$bundle_stamp"
 fi
+# The QUIC server (HTTP/3, WebTransport): Rust, since Node has no QUIC. Rebuilt when its sources,
+# manifest or lock file are newer than the binary; ~1-2 min and ~0.5 GB of build files once, on
+# 2 cores. Without cargo the origin still serves every other listener and says why h3 is absent.
+quic_bin=origin/quic/target/release/quic-origin
+if [ ! -x "$quic_bin" ] || [ -n "$(find origin/quic/src origin/quic/Cargo.toml origin/quic/Cargo.lock -newer "$quic_bin" -print -quit 2>/dev/null)" ]; then
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "setup: Rust's cargo is not installed, so the QUIC server (HTTP/3, WebTransport) is not built;" >&2
+    echo "setup: install Rust (https://rustup.rs, or: apt-get install cargo) and run npm run setup again" >&2
+  else
+    act "building the QUIC server (cargo build --release --locked in origin/quic; ~1-2 min once)"
+    (cd origin/quic && cargo build --release --locked --quiet) >/tmp/dash-transport-lab-cargo.log 2>&1 || {
+      tail -40 /tmp/dash-transport-lab-cargo.log >&2
+      echo "setup: building the QUIC server failed (full log: /tmp/dash-transport-lab-cargo.log)" >&2
+      exit 1
+    }
+    touch "$quic_bin"
+  fi
+fi
 say "ready"

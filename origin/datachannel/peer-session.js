@@ -7,13 +7,11 @@
 // The signaling messages and the channels are defined with the clients' in
 // shared/fdsp/signaling.js.
 const nodeDataChannel = require('node-datachannel');
-const { decodeFrame, encodeError, FrameError } = require('../../shared/fdsp/frames');
 const { CHANNELS, nodeDataChannelInit, encode, parseSignal } = require('../../shared/fdsp/signaling');
 const { ChannelPump } = require('./channel-pump');
 const { FdspResponder } = require('./fdsp-responder');
 const { closeReason } = require('./close-reason');
-const { RequestRateLimit } = require('./request-rate-limit');
-const { MAX_OPEN_REQUESTS } = require('./fdsp-responder');
+const { ClientFrames } = require('../fdsp-client-frames');
 
 // SCTP's own send buffer. libdatachannel raises usrsctp's to 1 MiB for throughput, but
 // bufferedAmount() does not count what sits there, so the pumps kept it full: on a lossy
@@ -23,7 +21,6 @@ const { MAX_OPEN_REQUESTS } = require('./fdsp-responder');
 const SCTP_SEND_BUFFER_BYTES = Number(process.env.LAB_SCTP_SEND_BUFFER_BYTES) || 256 * 1024;
 nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
 
-const MAX_BAD_FRAMES = 10;
 const CONNECT_TIMEOUT_MS = 15000;
 
 /** node-datachannel's channel as ChannelPump wants it. */
@@ -52,8 +49,6 @@ class PeerSession {
   constructor(o) {
     this.o = o;
     this.closed = false;
-    this.badFrames = 0;
-    this.requestRate = new RequestRateLimit();
     this.idleTimeoutMs = o.idleTimeoutMs || 60000;
     // No auto-negotiation: creating the channels would otherwise make this side offer too.
     this.pc = new nodeDataChannel.PeerConnection(`lab-peer-${o.id}`, { iceServers: [], ...(o.bindAddress ? { bindAddress: o.bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
@@ -66,6 +61,7 @@ class PeerSession {
       unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
     };
     this.responder = new FdspResponder({ contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
+    this.clientFrames = new ClientFrames({ responder: this.responder, reliable: this.pumps.reliable, endSession: (why) => this.close(why) });
 
     this.pc.onLocalDescription((sdp, type) => this.signal(encode.description(type, sdp)));
     this.pc.onLocalCandidate((candidate, mid) => this.signal(encode.candidate(candidate, mid)));
@@ -73,7 +69,7 @@ class PeerSession {
       if (state === 'failed' || state === 'closed') this.close(`peer connection ${state}`);
     });
     this.reliable.onMessage((msg) => this.guarded('frame', () => this.onFrame(msg)));
-    this.unreliable.onMessage(() => this.strike(0, new FrameError('wrong-channel', 'requests go on the reliable channel')));
+    this.unreliable.onMessage(() => this.guarded('frame', () => this.clientFrames.onUnreliable()));
     this.reliable.onClosed(() => this.close('reliable channel closed'));
     this.connectTimer = setTimeout(() => { if (!this.reliable.isOpen()) this.close('the DataChannels did not open in time'); }, CONNECT_TIMEOUT_MS);
     this.touch();
@@ -130,30 +126,7 @@ class PeerSession {
   onFrame(msg) {
     if (this.closed) return;
     this.touch();
-    let frame;
-    try {
-      frame = decodeFrame(typeof msg === 'string' ? msg : new Uint8Array(msg.buffer || msg, msg.byteOffset || 0, msg.byteLength));
-    } catch (err) {
-      if (err instanceof FrameError) return this.strike(0, err);
-      throw err;
-    }
-    if (frame.type === 'REQUEST') {
-      // Refusals for too many requests are strikes too: a flood of well-formed REQUESTs was
-      // otherwise answered 429 by 429 for as long as the client kept sending.
-      if (this.responder.openRequests >= MAX_OPEN_REQUESTS) return this.strike(frame.requestId, new FrameError('too-many-open', `at most ${MAX_OPEN_REQUESTS} requests may be open at once`), 429);
-      if (!this.requestRate.take()) return this.strike(frame.requestId, new FrameError('rate', `more than ${this.requestRate.perSecond} requests a second (bursts of ${this.requestRate.burst})`), 429);
-      this.responder.handle(frame.requestId, frame.payload);
-    }
-    else if (frame.type === 'CANCEL') this.responder.cancel(frame.requestId);
-    else this.strike(frame.requestId, new FrameError('unexpected', `a client does not send ${frame.type}`));
-    return undefined;
-  }
-
-  /** A malformed or refused frame: answered with an ERROR frame; too many and the session is closed. */
-  strike(requestId, err, status = 400) {
-    this.badFrames += 1;
-    this.pumps.reliable.push(requestId, encodeError(requestId, status, `${err.code}: ${err.message}`));
-    if (this.badFrames > MAX_BAD_FRAMES) this.close(`more than ${MAX_BAD_FRAMES} malformed or refused frames`);
+    this.clientFrames.onFrame(typeof msg === 'string' ? msg : new Uint8Array(msg.buffer || msg, msg.byteOffset || 0, msg.byteLength));
   }
 
   close(why) {

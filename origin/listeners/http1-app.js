@@ -26,9 +26,12 @@ function isMediaRequest(url) {
  * @param {object} opts.log                    request log (request-log.js)
  * @param {'http11'|'http10'} opts.listener    name in logs and connection ids
  * @param {boolean} opts.closeEachConnection   HTTP/1.0-style: one request per TCP connection
+ * @param {(req) => object} [opts.requestInfo]  the connection info of a request, when it is not
+ *   this socket's: the HTTP/3 backend's requests come from quic-origin, which names the QUIC
+ *   connection, stream and peer in x-lab-* headers (h3-backend.js)
  * @returns {import('node:http').Server} not yet listening
  */
-function createHttp1Server({ router, log, listener, closeEachConnection }) {
+function createHttp1Server({ router, log, listener, closeEachConnection, requestInfo = null }) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // the file handler sets its own, identical on every listener
@@ -39,7 +42,7 @@ function createHttp1Server({ router, log, listener, closeEachConnection }) {
     // Node closes the socket after a response carrying "Connection: close", whatever the
     // client asked for; that is the whole HTTP/1.0-style policy.
     if (closeEachConnection) res.setHeader('Connection', 'close');
-    const info = connectionInfo(req.socket, req.httpVersion);
+    const info = requestInfo ? requestInfo(req) : connectionInfo(req.socket, req.httpVersion);
     logResponse(log, req, res, info);
     router(req, res, info);
   };

@@ -5,6 +5,7 @@ const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const http2 = require('node:http2');
+const dgram = require('node:dgram');
 const { spawn, spawnSync } = require('node:child_process');
 
 const CLI = path.join(__dirname, '..', '..', 'origin', 'cli.js');
@@ -47,16 +48,20 @@ function exitWithin(run, ms) {
   ]);
 }
 
-test.each(['SIGINT', 'SIGTERM'])('prints its URLs, serves on all three, and stops cleanly on %s', async (signal) => {
+test.each(['SIGINT', 'SIGTERM'])('prints its URLs, serves on all four, and stops cleanly on %s', async (signal) => {
   const dataDir = fs.mkdtempSync(path.join(tmp, 'data-'));
-  const run = startCli(['--preset', 'none', '--http11-port', '0', '--http10-port', '0', '--h2-port', '0', '--data-dir', dataDir]);
+  const run = startCli(['--preset', 'none', '--http11-port', '0', '--http10-port', '0', '--h2-port', '0', '--h3-port', '0', '--data-dir', dataDir]);
   try {
-    await run.ready;
+    const ready = await run.ready;
     const { out } = run.output();
-    const urls = [...out.matchAll(/(https?:\/\/127\.0\.0\.1:(\d+))\//g)];
-    expect(urls.map((m) => m[1].split(':')[0])).toEqual(['http', 'http', 'https']);
+    // The listener lines: "  LABEL   URL/..."
+    const urls = [...out.matchAll(/^ {2}\S.{14} (https?:\/\/127\.0\.0\.1:(\d+))\//gm)];
+    expect(urls.map((m) => m[1].split(':')[0])).toEqual(['http', 'http', 'https', 'https']);
     // Port 0 became real, distinct ports.
-    expect(new Set(urls.map((m) => m[2])).size).toBe(3);
+    expect(new Set(urls.map((m) => m[2])).size).toBe(4);
+    expect(ready.urls.webtransport).toBe(`${urls[3][1]}/fdsp`);
+    // The exact Chromium command line for the page over HTTP/3.
+    expect(out).toContain(`chromium --enable-quic --origin-to-force-quic-on=127.0.0.1:${urls[3][2]} --ignore-certificate-errors-spki-list=${ready.spkiSha256} '${urls[0][1]}/`);
     expect(urls.every((m) => Number(m[2]) > 0)).toBe(true);
     expect(out).toMatch(/SPKI sha256.*: [A-Za-z0-9+/]{43}=/);
     expect(out).toContain(path.join(dataDir, 'logs'));
@@ -77,8 +82,13 @@ test.each(['SIGINT', 'SIGTERM'])('prints its URLs, serves on all three, and stop
     idle.destroy();
     expect(code).toBe(0);
     expect(run.output().err).toContain(`stopped (${signal})`);
-    // The ports are free again.
-    for (const m of urls) {
+    // The ports are free again: the QUIC server's UDP port too (its process ended with the origin).
+    await new Promise((resolve, reject) => {
+      const u = dgram.createSocket('udp4');
+      u.once('error', reject);
+      u.bind(Number(urls[3][2]), '127.0.0.1', () => u.close(resolve));
+    });
+    for (const m of urls.slice(0, 3)) {
       await new Promise((resolve, reject) => {
         const s = net.createServer().listen(Number(m[2]), '127.0.0.1', () => s.close(resolve));
         s.on('error', reject);

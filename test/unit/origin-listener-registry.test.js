@@ -18,7 +18,16 @@ test('the built-in listeners, their flags, defaults and URL keys, and the signal
     ['http11', 'http', '--http11-port', 'http11Port', 8080, 'http11', true],
     ['http10', 'http', '--http10-port', 'http10Port', 8081, 'http10', true],
     ['h2', 'https', '--h2-port', 'h2Port', 8443, 'h2', false],
+    ['h3', 'https', '--h3-port', 'h3Port', 8444, 'h3', false],
   ]);
+  // The QUIC listener binds its own (UDP) port, publishes a second URL, and has its own options.
+  const h3 = registry.listeners().find((l) => l.name === 'h3');
+  expect(typeof h3.start).toBe('function');
+  expect(h3.extraUrls).toEqual({ webtransport: '/fdsp' });
+  expect(h3.options.map((o) => [o.flag, o.default])).toEqual([['--h3-cc', 'cubic'], ['--fixed-rate-kbps', 10000]]);
+  expect(h3.options[0].parse('bbr')).toBe('bbr');
+  expect(() => h3.options[0].parse('vegas')).toThrow(/cubic, newreno, bbr, fixed/);
+  expect(() => h3.options[1].parse('50')).toThrow(/100-1000000/);
   expect(registry.attachments().map((a) => [a.name, a.urlKey, a.path])).toEqual([['fdsp', 'fdsp', '/fdsp']]);
 });
 
@@ -29,7 +38,10 @@ test.each([
   ['a flag that is not --NAME-port', { port: { option: 'extraPort', flag: '--host', default: 1 } }, /port\.flag must look like --NAME-port/],
   ['an option that is not namePort', { port: { option: 'extra', flag: '--extra-port', default: 1 } }, /port\.option must look like namePort/],
   ['a default past 65535', { port: { option: 'extraPort', flag: '--extra-port', default: 70000 } }, /port\.default must be a port number/],
-  ['no create', { create: undefined }, /create must be a function/],
+  ['no create', { create: undefined }, /needs exactly one of create or start/],
+  ['both create and start', { start: () => null }, /needs exactly one of create or start/],
+  ['a taken extra URL key', { extraUrls: { webtransport: '/x' } }, /urlKey "webtransport" is already used by "h3"/],
+  ['an option flag taken', { options: [{ option: 'x', flag: '--h3-cc', default: 1, help: 'x', parse: (v) => v }] }, /flag --h3-cc is already used by "h3"/],
   ['a taken name', { name: 'h2', urlKey: 'other' }, /already registered/],
   ['a taken URL key', { urlKey: 'fdsp' }, /urlKey "fdsp" is already used by "fdsp"/],
   ['a taken flag', { port: { option: 'extraPort', flag: '--h2-port', default: 1 } }, /port flag --h2-port is already used by "h2"/],
