@@ -72,6 +72,8 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
         }).map((e) => e.connectionId));
       });
       for (const set of connectionsIn) expect(set.size).toBeGreaterThan(0);
+      // The record says the same per switch: TCP cannot take a connection to a new address.
+      expect(x.switchConnections.map((e) => e.outcome)).toEqual(x.switchLog.map(() => 'new connection'));
       for (let i = 1; i < connectionsIn.length; i += 1) {
         for (const id of connectionsIn[i]) {
           for (let j = 0; j < i; j += 1) expect(connectionsIn[j].has(id)).toBe(false);

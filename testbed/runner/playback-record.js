@@ -8,6 +8,7 @@
 const { describeProfile } = require('../scenario/network-profile');
 const { playbackMetrics } = require('./playback-metrics');
 const { summarizeRequestLog } = require('./origin-log-summary');
+const { connectionsAcrossSwitches } = require('./switch-connections');
 
 // The console of a long playback can hold thousands of lines: the first ones say what went wrong.
 const CONSOLE_LINES_KEPT = 50;
@@ -93,6 +94,8 @@ function playbackRecord({ scenario, playback: p, emulated, playerConfig, started
     ...(played ? playedFields(played, { rate: emulated ? p.profile.rate : null }) : failedFields(error)),
     wallSeconds: (endedAt.getTime() - startedAt.getTime()) / 1000,
     origin: summarizeRequestLog(requestLog),
+    // Per network switch: a migrated QUIC connection, or a new handshake (switch-connections.js).
+    ...(played && played.switchLog && played.switchLog.length ? { switchConnections: connectionsAcrossSwitches(played.switchLog, requestLog) } : {}),
     requestLog: `logs/${p.id}.requests.ndjson`,
   };
 }

@@ -1,0 +1,37 @@
+'use strict';
+const { connectionsAcrossSwitches, countOutcomes } = require('../../testbed/runner/switch-connections');
+
+const t = (s) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+const switchLog = [
+  { atSeconds: 10, at: t(10), network: 'lte', clientIp: '10.77.0.3' },
+  { atSeconds: 20, at: t(20), network: 'wifi', clientIp: '10.77.0.4' },
+  { atSeconds: 30, at: t(30), network: 'lte', clientIp: '10.77.0.5' },
+  { atSeconds: 40, at: t(40), network: 'wifi', clientIp: '10.77.0.6' },
+];
+
+test('a QUIC connection that carries on from the new address is a migration; a new id is a new connection', () => {
+  const log = [
+    { time: t(1), listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.2:50000' },
+    { time: t(9), listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.2:50000' },
+    // After the first switch: the same connection, from the new address.
+    { time: t(13), listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.3:50000' },
+    // After the second: a request on the old connection that died with it, then a new connection (a handshake).
+    { time: t(21), listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.3:50000', aborted: true },
+    { time: t(22), listener: 'h3', connectionId: 'h3-2', peer: '10.77.0.4:41000' },
+    // After the third: TCP-style, the same id with no peer recorded stays "same connection".
+    { time: t(31), listener: 'h3', connectionId: 'h3-2' },
+  ];
+  const out = connectionsAcrossSwitches(switchLog, log);
+  expect(out.map((e) => e.outcome)).toEqual(['migrated', 'new connection', 'same connection', 'no request']);
+  expect(out[0]).toMatchObject({ connectionId: 'h3-1', peerBefore: '10.77.0.2:50000', peerAfter: '10.77.0.3:50000', network: 'lte' });
+  expect(out[1]).toMatchObject({ connectionId: 'h3-2', peerBefore: null, peerAfter: '10.77.0.4:41000' });
+  expect(countOutcomes(out)).toEqual({ migrated: 1, 'new connection': 1, 'same connection': 1, 'no request': 1 });
+});
+
+test('connection ids are per listener: http11-1 after a switch is new if only h2-1 was used before', () => {
+  const log = [
+    { time: t(5), listener: 'h2', connectionId: 'h2-1' },
+    { time: t(12), listener: 'http11', connectionId: 'h2-1' },
+  ];
+  expect(connectionsAcrossSwitches(switchLog.slice(0, 1), log)[0].outcome).toBe('new connection');
+});
