@@ -42,6 +42,7 @@ async function fetchContentIndex(content) {
  * @param {object} o
  * @param {object} o.dashjs, o.video
  * @param {object} o.urls          origin listener URLs (GET /api/info)
+ * @param {string} [o.certSha256Hex]  the origin certificate's SHA-256 (GET /api/info; WebTransport pins it)
  * @param {string} o.content       content directory name, e.g. 'sample'
  * @param {string} o.transport     a transport registry name ('http11', 'h2', 'datachannel', ...)
  * @param {string} o.abr           an ABR registry name ('dashjs', 'bba2', ...)
@@ -63,7 +64,8 @@ async function startPlayback(o) {
   let player = null;
   const bufferLevel = () => (player ? player.getBufferLength('video') || 0 : 0);
   const transportOptions = Object.fromEntries(Object.keys(transportEntry.options).filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
-  const transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel });
+  const highestBandwidthBps = Math.max(0, ...index.representations.map((r) => r.bandwidth || 0)) || null;
+  const transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
   const session = abr.decide ? createAbrSession(abr, params) : null;
 
   player = o.dashjs.MediaPlayer().create();

@@ -144,6 +144,7 @@ async function main() {
       dashjs,
       video: $('video'),
       urls: info.urls,
+      certSha256Hex: info.certSha256Hex,
       index,
       ...config,
       onUpdate: (recorder) => {

@@ -4,6 +4,7 @@
 // the same JSON a person downloads from the page.
 const { launchChromium, describeExit } = require('./chromium');
 const { runConfigToSearch } = require('../player/run-config');
+const { chromiumArgsFor } = require('../player/transports');
 
 /**
  * @param {object} opts
@@ -11,6 +12,9 @@ const { runConfigToSearch } = require('../player/run-config');
  * @param {object} opts.config     run configuration (content, transport, abr, seeks, stopAt, ...)
  * @param {number} [opts.timeoutMs]  the whole run's limit (default 5 min)
  * @param {string[]} [opts.chromiumArgs]
+ * @param {{urls: object, spkiSha256?: string}} [opts.originInfo]  the origin's ready line (or
+ *   startOrigin()'s result): the flags its transports need (HTTP/3's forced QUIC and pinned
+ *   certificate, ...) come from the transport registry (player/transports: chromiumArgsFor)
  * @param {string} [opts.netns]   run the browser inside this network namespace (the testbed)
  * @param {() => Promise<void>} [opts.beforeStart]  runs after the page has loaded and before
  *   the playback starts (the page holds until then): the runner snapshots the link's counters
@@ -24,10 +28,11 @@ const { runConfigToSearch } = require('../player/run-config');
  * @returns {Promise<{qoe: object, pageErrors: string[], console: string[], pageTimeOrigin: number}>}
  *   pageTimeOrigin: the wall clock (ms) of the page's time 0, to which the QoE times are relative
  */
-async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], netns = null, beforeStart = null, signal = null, failWhen = null, onPlaying = null }) {
+async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], originInfo = null, netns = null, beforeStart = null, signal = null, failWhen = null, onPlaying = null }) {
   if (signal && signal.aborted) throw new Error('aborted');
+  const args = [...chromiumArgsFor(originInfo), ...chromiumArgs];
   // A caller passing a signal handles Ctrl-C itself (and aborts us through it).
-  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args: chromiumArgs, netns, handleSignals: !signal });
+  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args, netns, handleSignals: !signal });
   const pageErrors = [];
   const consoleLines = [];
   const onAbort = () => browser.close();

@@ -21,7 +21,9 @@
 //                     format(value) -> text                  for the URL and scenario labels
 //   create(url, options, context) -> transport
 //                   url: urls[urlKey]; options: its options (defaults filled in); context:
-//                   {bufferLevel() -> seconds buffered} for transports with playout deadlines
+//                   {bufferLevel() -> seconds buffered} for transports with playout deadlines,
+//                   highestBandwidthBps (the content's highest representation), certSha256Hex
+//                   (the origin certificate's SHA-256, GET /api/info)
 //   configFields(transport) -> {}     optional: added to the QoE JSON's config (the BP in force)
 //   segmentFields   optional: accounting fields copied into each entry of the segment log
 //   segmentNote(segment) -> text      optional: appended to the page's segment log row
@@ -30,6 +32,11 @@
 //   resultColumns   optional: [{name, unit, get(record), metric?}] columns results.csv adds;
 //                   metric {label, unit, scale, digits, bar} puts the column in the report as a
 //                   table (and a bar chart when bar is true)
+//   reportNote(record) -> text|null  optional: a sentence the report prints once for the
+//                   playbacks it concerns (a congestion control that is not TCP-friendly)
+//   chromiumArgs(info) -> [flag]     optional: Chromium flags this transport needs to reach the
+//                   origin described by info (its ready line or GET /api/info: urls,
+//                   spkiSha256, ...); the launcher passes them when info.urls has its urlKey
 
 // Names a transport option cannot take: the run's own URL parameters and page config, a
 // scenario's transport entry keys, and the fields of a planned playback and its record (an
@@ -64,7 +71,7 @@ function normalizeTransport(raw) {
   if (typeof raw.label !== 'string' || !raw.label) fail(name, 'needs a label');
   if (typeof raw.create !== 'function') fail(name, 'needs create(url, options, context)');
   const options = Object.freeze(Object.fromEntries(Object.entries(raw.options || {}).map(([k, o]) => [k, normalizeOption(name, k, o)])));
-  for (const f of ['configFields', 'segmentNote', 'summaryRows', 'progressNote']) {
+  for (const f of ['configFields', 'segmentNote', 'summaryRows', 'progressNote', 'reportNote', 'chromiumArgs']) {
     if (raw[f] !== undefined && typeof raw[f] !== 'function') fail(name, `${f} must be a function`);
   }
   return Object.freeze({
@@ -79,6 +86,8 @@ function normalizeTransport(raw) {
     summaryRows: raw.summaryRows || (() => []),
     progressNote: raw.progressNote || (() => null),
     resultColumns: Object.freeze((raw.resultColumns || []).map((c) => normalizeColumn(name, c))),
+    reportNote: raw.reportNote || (() => null),
+    chromiumArgs: raw.chromiumArgs || (() => []),
   });
 }
 

@@ -1,182 +1,26 @@
 'use strict';
 // FDSP over a WebRTC DataChannel pair (paper 000): the origin sends each media segment's
-// critical bytes (container, parameter sets, slice headers, BP % of I-slice data) on a
-// reliable ordered channel and the rest on an unordered channel with no retransmissions
-// (origin/datachannel/). This is the player's side of it, as dash.js sees a transport: the
-// responses are put back together, accounted and settled by the FDSP client core
-// (shared/fdsp/client-core.js; when a response is done: shared/fdsp/response-assembly.js),
-// the session by fdsp-browser-session.js. What is here: the BP (live, and dynamic with
-// bp-controller.js), each request's playout deadline from the buffer level, the timer the
-// core asks for, and the dash.js loader's callbacks.
-//
-// Same interface as the HTTP transports (transport.js); plus setBp(n) (live BP) and stats().
-const { FdspClientCore } = require('../../shared/fdsp/client-core');
-const { playoutDeadlineMs } = require('../../shared/fdsp/response-assembly');
-const { WakeTimer } = require('../../shared/fdsp/wake-timer');
+// critical bytes on a reliable ordered channel and the rest on an unordered channel with no
+// retransmissions (origin/datachannel/). Everything FDSP is fdsp-transport.js's (the client
+// core, BP, deadlines, accounting); this carrier only opens the session:
+// fdsp-browser-session.js (WebSocket signaling + RTCPeerConnection).
+const { FdspTransport } = require('./fdsp-transport');
 const { openFdspBrowserSession } = require('./fdsp-browser-session');
-const bpOption = require('./bp-option');
-const { nextBp, parseAutoBp } = require('./bp-controller');
 
-const BP_WHERE = { whole: 'bp (Bitstream Prioritization)', part: 'bp', item: (quoted) => `bp ${quoted}` };
-
-/** The BP option by its one parser (bp-option.js): a number 0-100 or "auto..." text. */
-function parseBp(raw) {
-  const problems = [];
-  const value = bpOption.parse(raw, BP_WHERE, problems);
-  if (problems.length) throw new RangeError(problems.join('; '));
-  return value;
-}
-
-class DataChannelTransport {
+class DataChannelTransport extends FdspTransport {
   /**
    * @param {object} o
    * @param {string} o.signalingUrl      ws://host:port/fdsp (GET /api/info urls.fdsp)
-   * @param {number|string} [o.bp]       Bitstream Prioritization, 0-100 (default 100), or
-   *                                      "auto" / "auto:MIN-MAX" for dynamic BP (bp-controller.js)
+   * @param {number|string} [o.bp]       Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
    */
   constructor(o) {
-    this.name = 'datachannel';
-    this.label = 'DataChannel (FDSP)';
+    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel });
     this.signalingUrl = o.signalingUrl;
-    this.bufferLevel = o.bufferLevel || (() => 0);
-    this.bpHistory = [];
-    const bp = parseBp(o.bp ?? bpOption.default);
-    this.autoBp = typeof bp === 'string' ? parseAutoBp(bp) : null;
-    this.setBp(this.autoBp ? Math.round((this.autoBp.minBp + this.autoBp.maxBp) / 2) : bp);
-    this.core = new FdspClientCore();
-    this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now())));
-    this.requests = new Map(); // requestId -> what load() was given
-    this.session = null;
-    this.connecting = null;
   }
 
-  /** A fixed BP for the next requests (the page's slider; dynamic BP's steps). */
-  setBp(bp) {
-    const n = parseBp(bp);
-    if (typeof n !== 'number') throw new RangeError(`setBp takes a BP of 0-100; dynamic BP is setAutoBp({minBp, maxBp}), got ${JSON.stringify(bp)}`);
-    this.bp = n;
-    this.bpHistory.push([Math.round(performance.now()), n]);
-    if (this.bpHistory.length > 1000) this.bpHistory.shift();
-  }
-
-  /** Dynamic BP on (within [minBp, maxBp]) or off (the BP stays where it is). */
-  setAutoBp(range) {
-    this.autoBp = range ? { minBp: range.minBp ?? 0, maxBp: range.maxBp ?? 100 } : null;
-  }
-
-  stats() {
-    return { ...this.core.stats(), bp: this.bp, autoBp: this.autoBp, bpHistory: this.bpHistory.slice() };
-  }
-
-  connect() {
-    if (!this.connecting) {
-      this.connecting = openFdspBrowserSession(this.signalingUrl, {
-        label: this.label,
-        onMessage: (data, channel) => this.handle(this.core.receive(data, channel, performance.now())),
-        onClose: (why) => this.teardown(why),
-      }).then((session) => {
-        this.session = session;
-        return session;
-      }, (err) => {
-        this.connecting = null; // the next request tries again
-        throw err;
-      });
-    }
-    return this.connecting;
-  }
-
-  /** The session ended: every open request fails, the next one connects again. */
-  teardown(why) {
-    this.session = null;
-    this.connecting = null;
-    this.handle(this.core.failAll(`${this.label}: ${why}`));
-  }
-
-  send(frame) {
-    if (this.session) this.session.send(frame);
-  }
-
-  /** What the core says happened, to dash.js's callbacks; then the timer it asks for. */
-  handle(events) {
-    for (const e of events) {
-      const req = this.requests.get(e.requestId);
-      if (!req) continue;
-      if (e.kind === 'progress') this.progress(req, e);
-      else if (e.kind === 'done') this.complete(req, e);
-      else if (e.kind === 'failed') this.fail(req, e.error);
-    }
-    this.timer.arm(this.core.nextWakeAt());
-  }
-
-  progress(req, { loaded, total }) {
-    // dash.js estimates throughput from progress events; a few per response are enough.
-    if (loaded - req.lastProgress > total / 8 || loaded === total) {
-      req.lastProgress = loaded;
-      req.onProgress({ loaded, total, lengthComputable: true });
-    }
-  }
-
-  complete(req, { requestId, response: r, cancel }) {
-    this.requests.delete(requestId);
-    if (cancel) this.send(cancel);
-    const accounting = {
-      transport: this.name, protocol: 'datachannel', requestStart: r.startedAt, firstByte: r.firstFrameAt, lastByte: r.lastDataAt ?? r.doneAt, bp: req.bp,
-      // Bytes that arrived (what throughput and overhead are about), not the zero-filled size.
-      bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
-      unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, lateChunks: 0, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio,
-      stoppedAtDeadline: r.finishedBy === 'deadline', finishedBy: r.finishedBy,
-    };
-    // Dynamic BP learns from media segments (the ones with an unreliable part).
-    if (this.autoBp && r.unreliableChunks + r.bytesPerChannel.reliable > 0 && r.head.unreliableBytes > 0) {
-      const next = nextBp(this.bp, { plr: r.plr, reliableLate: r.reliableLate }, this.autoBp);
-      accounting.bpNext = next.bp;
-      accounting.bpReason = next.reason;
-      if (next.bp !== this.bp) this.setBp(next.bp);
-    }
-    req.onComplete({
-      url: req.request.url, status: r.head.status, statusText: 'OK', headers: { 'content-type': r.head.contentType || '' },
-      data: req.request.responseType === 'text' ? new TextDecoder().decode(r.bytes) : r.bytes.buffer, accounting,
-    });
-  }
-
-  fail(req, error) {
-    this.requests.delete(req.requestId);
-    // A closed session's reason already names the transport; an ERROR frame has a status.
-    const message = error.code === 'closed' ? error.message : `${this.label}: ${req.path}: ${error.status === undefined ? '' : `${error.status} `}${error.message}`;
-    req.onError(Object.assign(new Error(message), error.status === undefined ? {} : { status: error.status }));
-  }
-
-  load(request, { onProgress = () => {}, onComplete, onError }) {
-    const url = new URL(request.url, location.href);
-    const range = request.range ? [request.range.start, request.range.end ?? 0xffffffff] : null;
-    let requestId;
-    let frame;
-    try {
-      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()) }, performance.now()));
-    } catch (err) {
-      onError(err);
-      return { abort: () => {} };
-    }
-    const req = { requestId, request, path: url.pathname, bp: this.bp, lastProgress: 0, onProgress, onComplete, onError };
-    this.requests.set(requestId, req);
-    this.timer.arm(this.core.nextWakeAt());
-    this.connect().then((s) => {
-      if (this.requests.has(requestId)) s.send(frame);
-    }, (err) => {
-      if (!this.requests.has(requestId)) return;
-      this.core.cancel(requestId);
-      this.requests.delete(requestId);
-      onError(err);
-    });
-    return {
-      abort: () => {
-        if (!this.requests.delete(requestId)) return;
-        const cancel = this.core.cancel(requestId);
-        if (cancel) this.send(cancel);
-        this.timer.arm(this.core.nextWakeAt());
-      },
-    };
+  openSession(handlers) {
+    return openFdspBrowserSession(this.signalingUrl, { label: this.label, ...handlers });
   }
 }
 

@@ -11,6 +11,8 @@ transports.register(require('./entries/http11'));
 transports.register(require('./entries/http10'));
 transports.register(require('./entries/h2'));
 transports.register(require('./entries/datachannel'));
+transports.register(require('./entries/h3'));
+transports.register(require('./entries/webtransport'));
 
 /** Every option key any registered transport takes, in registration order, with its option. */
 function transportOptions() {
@@ -35,6 +37,23 @@ function optionsWithDefaults(entry, given) {
 }
 
 /**
+ * The Chromium flags the registered transports need for an origin (its ready line or GET
+ * /api/info): each transport whose listener the origin has adds its entry's chromiumArgs, so
+ * the launcher knows no transport by name.
+ * @param {{urls: object}|null} info
+ * @returns {string[]}
+ */
+function chromiumArgsFor(info) {
+  const out = [];
+  if (!info || !info.urls) return out;
+  for (const t of transports.list()) {
+    if (!info.urls[t.urlKey]) continue;
+    for (const arg of t.chromiumArgs(info)) if (!out.includes(arg)) out.push(arg);
+  }
+  return out;
+}
+
+/**
  * @param {string} name   a registered transport
  * @param {object} urls   the origin's listener URLs (GET /api/info)
  * @param {object} [options]  the transport's options (missing ones take their defaults)
@@ -46,4 +65,4 @@ function createTransport(name, urls, options = {}, context = {}) {
   return entry.create(urls[entry.urlKey], optionsWithDefaults(entry, options), { bufferLevel: () => 0, ...context });
 }
 
-module.exports = { transports, createTransport, transportOptions, transportsWithOption, optionsWithDefaults };
+module.exports = { transports, createTransport, transportOptions, transportsWithOption, optionsWithDefaults, chromiumArgsFor };

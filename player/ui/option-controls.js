@@ -36,8 +36,8 @@ function bpSlider($, config, getRun) {
   };
 }
 
-/** A text field inserted into the form after the transport menu. */
-function textField(document, option, config) {
+/** A text field inserted into the form after `anchor` (the transport menu, or the field before). */
+function textField(document, option, config, anchor) {
   const label = document.createElement('label');
   label.id = `option-${option.key}-label`;
   label.title = option.help || '';
@@ -48,8 +48,9 @@ function textField(document, option, config) {
   input.placeholder = option.default === undefined ? '' : String(option.default);
   if (config[option.key] !== undefined) input.value = String(config[option.key]);
   label.appendChild(input);
-  document.getElementById('transport').closest('label').after(label);
+  anchor.after(label);
   return {
+    element: label,
     show: (visible) => { label.hidden = !visible; },
     value: () => (input.value.trim() === '' ? undefined : input.value.trim()),
   };
@@ -66,10 +67,18 @@ function textField(document, option, config) {
  */
 function mountOptionControls({ document, $, choices, config, getRun }) {
   const controls = new Map();
+  // Text fields follow the transport menu in the registry's order.
+  let anchor = document.getElementById('transport').closest('label');
   for (const t of choices.transports) {
     for (const option of t.options) {
       if (controls.has(option.key)) continue;
-      controls.set(option.key, option.control === 'bp-slider' ? bpSlider($, config, getRun) : textField(document, option, config));
+      if (option.control === 'bp-slider') {
+        controls.set(option.key, bpSlider($, config, getRun));
+        continue;
+      }
+      const field = textField(document, option, config, anchor);
+      anchor = field.element;
+      controls.set(option.key, field);
     }
   }
   const keysOf = (name) => (transports.has(name) ? Object.keys(transports.get(name).options) : []);

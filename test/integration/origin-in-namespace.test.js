@@ -34,7 +34,7 @@ describeAsRoot('the origin in a namespace', () => {
 
   test('its URLs are the ready line\'s, with the default ports, and it serves on them', async () => {
     const ip = link.serverIp;
-    expect(origin.urls).toEqual({ http11: `http://${ip}:8080`, http10: `http://${ip}:8081`, h2: `https://${ip}:8443`, fdsp: `ws://${ip}:8080/fdsp` });
+    expect(origin.urls).toEqual({ http11: `http://${ip}:8080`, http10: `http://${ip}:8081`, h2: `https://${ip}:8443`, fdsp: `ws://${ip}:8080/fdsp`, h3: `https://${ip}:8444`, webtransport: `https://${ip}:8444/fdsp` });
     expect(origin.pageBase).toBe(origin.urls.http11);
     const info = await (await fetch(`${origin.pageBase}/api/info`)).json();
     expect(info.urls).toEqual(origin.urls);

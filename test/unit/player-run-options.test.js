@@ -3,28 +3,9 @@
 // (player/run-options.js): a page URL and a scenario file get the same rules and the same
 // sentence, only the place is named the way each source names it.
 const { parseRunConfig } = require('../../player/run-config');
-const { validateScenario, ScenarioError } = require('../../testbed/scenario/validate-scenario');
-const { getPreset } = require('../../origin/content/presets');
+const { validateScenario } = require('../../testbed/scenario/validate-scenario');
+const { urlMessage, fileMessages, SCENARIO_CONTEXT: ctx, VALID_SCENARIO: base } = require('../support/run-option-refusals');
 
-const ctx = { source: 't.yaml', defaultName: 't', getPreset };
-const base = { content: 'sample', transports: ['http11'], abrs: ['bba2'], profiles: { lan: { rttMs: 20 } } };
-function urlMessage(search) {
-  try {
-    parseRunConfig(search);
-  } catch (err) {
-    return err.message;
-  }
-  throw new Error(`expected ${search} to be refused`);
-}
-function fileMessages(raw) {
-  try {
-    validateScenario({ ...base, ...raw }, ctx);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScenarioError);
-    return err.problems;
-  }
-  throw new Error('expected the scenario to be refused');
-}
 // What follows the name of the place.
 const after = (message, place) => {
   expect(message.startsWith(place)).toBe(true);
@@ -60,8 +41,8 @@ test('BP: the range and the dynamic form', () => {
 });
 
 test('transport and ABR names, and ABR parameters', () => {
-  expect(after(urlMessage('?transport=h3'), 'transport')).toBe('"h3" is not a transport (http11, http10, h2, datachannel)');
-  expect(after(fileMessages({ transports: ['h3'] })[0], 'transports[0]')).toBe(after(urlMessage('?transport=h3'), 'transport'));
+  expect(after(urlMessage('?transport=h4'), 'transport')).toBe('"h4" is not a transport (http11, http10, h2, datachannel, h3, webtransport)');
+  expect(after(fileMessages({ transports: ['h4'] })[0], 'transports[0]')).toBe(after(urlMessage('?transport=h4'), 'transport'));
   expect(after(urlMessage('?abr=mpc'), 'abr')).toBe('"mpc" is not an ABR (dashjs, basic, sara, bba2, fixed)');
   expect(after(fileMessages({ abrs: ['mpc'] })[0], 'abrs[0].name')).toBe(after(urlMessage('?abr=mpc'), 'abr'));
   const url = urlMessage('?abr=sara&params={"alpha":1}');

@@ -87,7 +87,7 @@ describe('validation', () => {
     expect(s.transports).toEqual(['http11', { name: 'datachannel', label: 'datachannel-bp25', bp: 25 }, { name: 'datachannel', label: 'datachannel-bpauto-25-75', bp: 'auto:25-75' }, { name: 'datachannel', label: 'dc', bp: 'auto' }]);
     expect(expandMatrix(s).map((p) => [p.id, p.transportName, p.bp])[1]).toEqual(['datachannel-bp25.bba2.lan.r1', 'datachannel', 25]);
     const text = problemsOf({ ...base(), transports: [{ name: 'h2', bp: 5 }, { name: 'datachannel', bp: 'auto:80-20' }, { name: 'datachannel', bp: 101 }, { name: 'datachannel', bp: 5 }, { name: 'datachannel', bp: 5 }] }).join('\n');
-    expect(text).toMatch(/transports\[0\]\.bp: only the datachannel transport has a BP/);
+    expect(text).toMatch(/transports\[0\]\.bp: only the datachannel and webtransport transports have a BP/);
     expect(text).toMatch(/transports\[1\]\.bp: a BP range must be within 0-100 with min <= max/);
     expect(text).toMatch(/transports\[2\]\.bp must be 0-100/);
     expect(text).toMatch(/label "datachannel-bp5" is used twice/);
@@ -241,14 +241,16 @@ describe('reference: the paper\'s figures beside ours', () => {
       .toMatch(/switch "away" is not one of the scenario's switch schedules \(it has none\)/);
   });
 
-  test('paper 002\'s scenarios carry its TCP figures: Tables 5-7 per ABR and network, Tables 8-9 per ABR and switch pattern', () => {
+  test('paper 002\'s scenarios carry its TCP (http11) and QUIC (h3) figures: Tables 5-7 per ABR and network, Tables 8-9 per ABR and switch pattern', () => {
     const dir = path.join(__dirname, '..', '..', 'testbed', 'scenarios');
     const seek = loadScenario(path.join(dir, 'paper002-frameseek.yaml')).scenario.reference.entries;
-    expect(seek).toHaveLength(9);
-    expect(seek.find((e) => e.abr === 'sara' && e.network === '3g').values).toEqual({ averagePlaybackBitrate: 2870000, meanSeekWaitSeconds: 2.42, rebufferRate: 0.06 });
+    expect(seek).toHaveLength(18);
+    expect(seek.find((e) => e.transport === 'http11' && e.abr === 'sara' && e.network === '3g').values).toEqual({ averagePlaybackBitrate: 2870000, meanSeekWaitSeconds: 2.42, rebufferRate: 0.06 });
+    expect(seek.find((e) => e.transport === 'h3' && e.abr === 'bba2' && e.network === 'lte').values).toEqual({ averagePlaybackBitrate: 2750000, meanSeekWaitSeconds: 1.3, rebufferRate: 0.02 });
     const sw = loadScenario(path.join(dir, 'paper002-connswitch.yaml')).scenario.reference.entries;
-    expect(sw).toHaveLength(6);
-    expect(sw.find((e) => e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averagePlaybackBitrate: 2910000, rebufferRate: 0.13 });
+    expect(sw).toHaveLength(12);
+    expect(sw.find((e) => e.transport === 'http11' && e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averagePlaybackBitrate: 2910000, rebufferRate: 0.13 });
+    expect(sw.find((e) => e.transport === 'h3' && e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averagePlaybackBitrate: 2950000, rebufferRate: 0.06 });
   });
 
   test('paper000-fdsp carries paper 000 Table 3 for every BP and TCP at every RTT', () => {

@@ -17,6 +17,7 @@ const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { describeCounters } = require('../netem/effects');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
+const { chromiumArgsFor } = require('../../player/transports');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -188,6 +189,7 @@ async function main(argv) {
     `  ${base}/`,
     `  ${base}/?content=${args.values.content}&transport=datachannel&abr=bba2&bp=0`,
     `lab: HTTP/2: ${origin.urls.h2}/ (accept the certificate); request log: ${logFile}`,
+    ...(chromiumArgsFor(origin.info).length ? [`lab: HTTP/3 and WebTransport need Chromium started with: ${chromiumArgsFor(origin.info).join(' ')}`] : []),
     `lab: the origin runs in network namespace ${link.serverNs} (its TCP state: ip netns exec ${link.serverNs} ss -ti)`,
     'lab: type KEY=VALUE to change the link, "counters", "reset" or "help"; Ctrl-C stops.',
     '',

@@ -11,6 +11,7 @@ const { createRateSchedule } = require('../netem/rate-schedule');
 const { csvCell } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
+const { transports } = require('../../player/transports');
 
 const DEFAULT_PLOTS = 12;
 
@@ -103,6 +104,9 @@ function writeReport(runDir, o = {}) {
   const emulated = records.some((r) => r.emulated);
   const generated = new Date().toISOString();
   const profiles = Object.entries(scenario.profiles).map(([name, p]) => [name, describeProfile(p)]);
+  // What a transport says about some of its playbacks (a congestion control that is not
+  // TCP-friendly), each sentence once.
+  const notes = [...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean))];
 
   const metrics = reportMetrics();
   // Each metric a table; those marked bar also a bar chart.
@@ -138,6 +142,7 @@ th { background: #f4f4f4; } tr th:first-child { text-align: left; }
 <p class="note">Content <b>${esc(scenario.content)}</b>, stop at ${scenario.durationSeconds} s of media, ${scenario.repetitions} repetition(s);
 ${ok} playbacks ok, ${failed.length} failed; ${emulated ? `through the link emulator, TCP congestion control ${esc(scenario.congestionControl)} at the origin` : '<span class="warn">WITHOUT network emulation (loopback): network profiles were not applied</span>'}.
 Cells: mean (min-max) over repetitions. Report generated ${generated}.</p>
+${notes.map((n) => `<p class="note warn">${esc(n)}</p>`).join('\n')}
 <h2>Network profiles</h2>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
 ${sections.map(({ m, t, bars, paper }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m)}\n${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
@@ -149,6 +154,7 @@ ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>erro
 `;
   const md = [`# ${scenario.name}`, '', scenario.description || '', '',
     `Content ${scenario.content}, stop at ${scenario.durationSeconds} s, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean (min-max).`, '',
+    ...notes.flatMap((n) => [n, '']),
     '| profile | settings |', '| --- | --- |', ...profiles.map(([n, d]) => `| ${n} | ${d} |`), '',
     ...sections.flatMap(({ m, t, paper }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m), '',
       ...(paper ? [`${paperCaption}:`, '', markdownTable(paper, m), ''] : [])]),

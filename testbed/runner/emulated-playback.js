@@ -56,6 +56,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     let linkClockWallMs = null;
     const result = await runPlayback({
       pageBase: origin.pageBase,
+      originInfo: origin.info,
       netns: link.clientNs,
       config: playerConfig,
       timeoutMs: p.timeoutSeconds * 1000,

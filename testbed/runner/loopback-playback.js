@@ -22,6 +22,7 @@ async function startLoopbackPlaybacks({ contentDir, dataDir }) {
     try {
       const result = await runPlayback({
         pageBase: origin.urls.http11,
+        originInfo: origin,
         config: playerConfig,
         timeoutMs: p.timeoutSeconds * 1000,
         signal,

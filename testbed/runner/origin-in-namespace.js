@@ -16,10 +16,11 @@ const STDERR_TAIL_CHARS = 1000;
  * @param {object} o
  * @param {string} o.netns, o.host, o.contentDir, o.dataDir, o.logFile
  * @param {number} [o.readyTimeoutMs]  default 30 s
- * @returns {Promise<{pid: number, pageBase: string, urls: object, exited: Promise<{code: number|null, signal: string|null}>,
+ * @returns {Promise<{pid: number, pageBase: string, urls: object, info: object, exited: Promise<{code: number|null, signal: string|null}>,
  *   stderrTail: () => string, close: () => Promise<void>}>}
  *   pid: the origin's own process (the ready line's); pageBase: its HTTP/1.1 URL, where the
  *   page is loaded; urls: every listener's URL from the ready line (http11, http10, h2, fdsp);
+ *   info: the whole ready line (urls, spkiSha256, certSha256Hex: what Chromium's flags need);
  *   exited: resolves when it has ended, whoever ended it (a playback uses it to fail at once
  *   when its origin dies); stderrTail: the last of what it wrote to stderr (why it died, if it said)
  */
@@ -38,6 +39,7 @@ async function startOriginInNamespace(o) {
     pid: origin.pid,
     pageBase: origin.urls.http11,
     urls: origin.urls,
+    info: origin.info,
     exited: origin.exited,
     stderrTail: () => origin.stderr.trim().slice(-STDERR_TAIL_CHARS),
     async close() {
