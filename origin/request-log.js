@@ -53,8 +53,8 @@ function createRequestLog({ file, sink } = {}) {
  * @property {number} port           the listener's port
  * @property {string} connectionId   stable per TCP connection (HTTP/1.x) or session (h2)
  * @property {number|null} streamId  h2 stream id, null for HTTP/1.x
- * @property {string} [peer]         the client's IP:PORT, logged where the listener's socket is
- *   not the client's (h3: the QUIC peer, whose address can change within one connection)
+ * @property {string} [peer]         the client's IP:PORT ("[IPv6]:PORT"); for h3 the QUIC peer,
+ *   whose address can change within one connection (absent for DataChannel sessions)
  */
 
 /**

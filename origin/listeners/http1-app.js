@@ -7,6 +7,7 @@ const http = require('node:http');
 const express = require('express');
 const { logResponse, logRejectedRequest } = require('../request-log');
 const { answerAndDrop } = require('../answer-and-drop');
+const { socketPeer } = require('./socket-peer');
 
 // What the parser's complaint means for the client, as node:http's own default handler maps it.
 const STATUS_FOR_CLIENT_ERROR = {
@@ -51,6 +52,7 @@ function createHttp1Server({ router, log, listener, closeEachConnection, request
   const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => (isMediaRequest(req.url) ? handle(req, res) : app(req, res)));
   server.on('connection', (socket) => {
     socket.labConnectionId = `${listener}-${nextConnection++}`;
+    socket.labPeer = socketPeer(socket);
   });
   let port = null; // known once listening; asked once, not per request
   const connectionInfo = (socket, httpVersion) => ({
@@ -59,6 +61,7 @@ function createHttp1Server({ router, log, listener, closeEachConnection, request
     port: port ?? (port = server.address().port),
     connectionId: socket.labConnectionId,
     streamId: null,
+    peer: socket.labPeer,
   });
   app.use(handle);
   // A request the parser cannot read never reaches Express: answer it and drop the socket.

@@ -5,6 +5,7 @@
 const http2 = require('node:http2');
 const { logResponse } = require('../request-log');
 const { guardSession } = require('./h2-session-guard');
+const { socketPeer } = require('./socket-peer');
 
 /**
  * @param {object} opts { router, log, key, cert, listener }; listener: the name in logs and
@@ -16,6 +17,7 @@ function createHttp2Server({ router, log, key, cert, listener = 'h2' }) {
   let nextSession = 1;
   server.on('session', (session) => {
     session.labConnectionId = `${listener}-${nextSession++}`;
+    session.labPeer = socketPeer(session.socket);
     guardSession(session);
   });
   server.on('request', (req, res) => {
@@ -30,6 +32,7 @@ function createHttp2Server({ router, log, key, cert, listener = 'h2' }) {
     port: port ?? (port = server.address().port),
     connectionId: req.stream.session ? req.stream.session.labConnectionId : null,
     streamId: req.stream.id,
+    peer: req.stream.session ? req.stream.session.labPeer : undefined,
   });
   // Malformed frames and TLS garbage end the session, not the process.
   server.on('sessionError', () => {});

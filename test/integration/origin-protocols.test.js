@@ -521,6 +521,9 @@ describe('request log', () => {
     expect(h11a.durationMs).toBeGreaterThanOrEqual(0);
     expect(h11b).toMatchObject({ status: 200, bytes: 800, range: null });
     expect(h11b.connectionId).toBe(h11a.connectionId);
+    // The client's address, per connection (a network switch shows as a new one).
+    expect(h11a.peer).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(h11b.peer).toBe(h11a.peer);
 
     expect(h10a).toMatchObject({ listener: 'http10', status: 200, bytes: 800 });
     expect(h10b).toMatchObject({ listener: 'http10', method: 'HEAD', status: 200, bytes: 0 });
@@ -528,6 +531,7 @@ describe('request log', () => {
     expect(h10a.connectionId).not.toBe(h11a.connectionId);
 
     expect(h2a).toMatchObject({ protocol: 'h2', listener: 'h2', status: 200, bytes: 800 });
+    expect(h2a.peer).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(h2b).toMatchObject({ protocol: 'h2', status: 206, bytes: 10, range: 'bytes=10-19' });
     expect(h2b.connectionId).toBe(h2a.connectionId);
     expect(Number.isInteger(h2a.streamId) && Number.isInteger(h2b.streamId)).toBe(true);

@@ -59,24 +59,42 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
     }
   });
 
-  test('media after each switch comes over connections opened after it, never the old ones', () => {
+  test('media after each switch comes from the new address over connections opened there, never ones from another address', () => {
+    const ipOf = (peer) => peer.replace(/:\d+$/, '');
     for (const [transport, x] of Object.entries(rec)) {
       const media = logs[transport].filter((e) => e.status === 200 && !e.aborted && /\.m4s$/.test(e.path || ''));
       const periods = [null, ...x.switchLog.map((e) => Date.parse(e.at))];
-      // Connections that served media in each network period (between switches, after the outage).
-      const connectionsIn = periods.map((from, i) => {
+      // The client's address in each network period: it starts at .2 and alternates.
+      const addressIn = [x.switchLog[1].clientIp, ...x.switchLog.map((e) => e.clientIp)];
+      // Media served in each network period (between switches, after the outage).
+      const mediaIn = periods.map((from, i) => {
         const to = periods[i + 1] ?? Infinity;
-        return new Set(media.filter((e) => {
+        return media.filter((e) => {
           const t = Date.parse(e.time);
           return (from === null || t > from + 2500) && t < to;
-        }).map((e) => e.connectionId));
+        });
       });
-      for (const set of connectionsIn) expect(set.size).toBeGreaterThan(0);
-      // The record says the same per switch: TCP cannot take a connection to a new address.
-      expect(x.switchConnections.map((e) => e.outcome)).toEqual(x.switchLog.map(() => 'new connection'));
+      mediaIn.forEach((entries, i) => {
+        expect(entries.length).toBeGreaterThan(0);
+        expect([...new Set(entries.map((e) => ipOf(e.peer)))]).toEqual([addressIn[i]]);
+      });
+      const connectionsIn = mediaIn.map((entries) => new Set(entries.map((e) => e.connectionId)));
+      // TCP cannot take a connection to a new address: after each switch the first request from
+      // the new address opened a connection, or -- switching back to an address the client had
+      // -- used one opened there before, which the kernel kept.
+      for (const e of x.switchConnections) {
+        if (e.outcome === 'same connection') {
+          expect([ipOf(e.peerBefore), ipOf(e.peerAfter)]).toEqual([e.clientIp, e.clientIp]);
+        } else {
+          expect(e.outcome).toBe('new connection');
+          expect(ipOf(e.peerAfter)).toBe(e.clientIp);
+        }
+      }
       for (let i = 1; i < connectionsIn.length; i += 1) {
         for (const id of connectionsIn[i]) {
-          for (let j = 0; j < i; j += 1) expect(connectionsIn[j].has(id)).toBe(false);
+          for (let j = 0; j < i; j += 1) {
+            if (addressIn[j] !== addressIn[i]) expect(connectionsIn[j].has(id)).toBe(false);
+          }
         }
       }
     }

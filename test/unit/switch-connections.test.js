@@ -35,3 +35,29 @@ test('connection ids are per listener: http11-1 after a switch is new if only h2
   ];
   expect(connectionsAcrossSwitches(switchLog.slice(0, 1), log)[0].outcome).toBe('new connection');
 });
+
+test('a request from the old address that reaches the origin after the switch was in flight: skipped', () => {
+  const log = [
+    { time: t(5), listener: 'h2', connectionId: 'h2-1', peer: '10.77.0.2:40000' },
+    // Sent on the old network just before the switch, logged (answered into the socket) after it.
+    { time: t(10.02), listener: 'h2', connectionId: 'h2-1', peer: '10.77.0.2:40000' },
+    { time: t(12), listener: 'h2', connectionId: 'h2-2', peer: '10.77.0.3:40100' },
+  ];
+  const [out] = connectionsAcrossSwitches(switchLog.slice(0, 1), log);
+  expect(out).toMatchObject({ outcome: 'new connection', connectionId: 'h2-2', peerAfter: '10.77.0.3:40100' });
+});
+
+test('over TCP, a switch back to an address the client had lets a connection opened there carry on', () => {
+  const back = [
+    { atSeconds: 10, at: t(10), network: 'lte', clientIp: '10.77.0.3' },
+    { atSeconds: 20, at: t(20), network: 'wifi', clientIp: '10.77.0.2' },
+  ];
+  const log = [
+    { time: t(5), listener: 'h2', connectionId: 'h2-1', peer: '10.77.0.2:40000' },
+    { time: t(12), listener: 'h2', connectionId: 'h2-2', peer: '10.77.0.3:40100' },
+    { time: t(22), listener: 'h2', connectionId: 'h2-1', peer: '10.77.0.2:40000' },
+  ];
+  const out = connectionsAcrossSwitches(back, log);
+  expect(out.map((e) => e.outcome)).toEqual(['new connection', 'same connection']);
+  expect(out[1]).toMatchObject({ connectionId: 'h2-1', peerBefore: '10.77.0.2:40000', peerAfter: '10.77.0.2:40000' });
+});

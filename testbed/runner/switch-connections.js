@@ -14,7 +14,9 @@ const ipOf = (peer) => (typeof peer === 'string' ? peer.replace(/:\d+$/, '').rep
  * @returns {Array<{atSeconds: number, network: string, clientIp: string|null, connectionId: string|null,
  *   outcome: 'migrated'|'same connection'|'new connection'|'no request', peerBefore: string|null, peerAfter: string|null}>}
  *   migrated: a connection used before the switch carried the first request after it, from the
- *   new address; new connection: that request opened one (0-RTT or not is not in the log)
+ *   new address; new connection: that request opened one (0-RTT or not is not in the log);
+ *   same connection: an old connection from the same address carried it -- over TCP, a switch
+ *   back to an address the client had before lets a connection opened there carry on
  */
 function connectionsAcrossSwitches(switchLog, requestLog) {
   const requests = requestLog
@@ -26,10 +28,13 @@ function connectionsAcrossSwitches(switchLog, requestLog) {
     const at = Date.parse(s.at);
     const until = i + 1 < switches.length ? Date.parse(switches[i + 1].at) : Infinity;
     const before = requests.filter((r) => r.ms < at);
-    // The first request after the switch that was answered: one the player sent on an old
-    // connection just before it noticed the switch fails (aborted) and says nothing about where
-    // the transport carried on.
-    const first = requests.find((r) => r.ms >= at && r.ms < until && !r.aborted);
+    // The first request after the switch that was answered and came from the new address: one
+    // the player sent on an old connection just before it noticed the switch fails (aborted), and
+    // one still in flight from the old address when the switch came reaches the origin after it
+    // (logged as answered: the origin's socket took the response) -- neither says where the
+    // transport carried on. Without a logged peer the address cannot be checked.
+    const fromNewAddress = (r) => !s.clientIp || ipOf(r.peer) === null || ipOf(r.peer) === s.clientIp;
+    const first = requests.find((r) => r.ms >= at && r.ms < until && !r.aborted && fromNewAddress(r));
     const base = { atSeconds: s.atSeconds, network: s.network, clientIp: s.clientIp || null };
     if (!first) return { ...base, connectionId: null, outcome: 'no request', peerBefore: null, peerAfter: null };
     const earlier = [...before].reverse().find((r) => r.key === first.key);
