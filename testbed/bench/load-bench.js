@@ -26,6 +26,7 @@ const { summarizeRequests, compareP99, resourceTrend, cpuPerGbit, MAX_P99_RATIO 
 const { originLogByPhase } = require('./load/origin-log-by-phase');
 const { summarize } = require('./load/percentiles');
 const report = require('./load/report-tables');
+const { planPlacement, pinProcess, deprioritize, describePlacement } = require('./load/cpu-placement');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SAMPLE_EVERY_MS = 2000;
@@ -79,6 +80,9 @@ Options:
   --abuse SPEC      abusive connections held at once, e.g. nonreaders=${DEFAULT_ABUSE.nonreaders},slowloris=${DEFAULT_ABUSE.slowloris},rapidreset=${DEFAULT_ABUSE.rapidreset}
                     (the default); kinds not named keep their default, 0 leaves one out
   --no-abuse        players only: the whole run after the warm-up is one clean phase
+  --no-pin          leave CPU placement to the scheduler (by default, with 2 or more CPUs, the
+                    origin runs alone on the last CPU, the players on the others and the abusers
+                    beside them at nice 19: the abusers then load the origin, not the players)
   --json FILE       also write every figure (and the origin samples) as JSON
   -h, --help        show this help
 
@@ -102,6 +106,7 @@ function parseOptions(argv) {
         mix: { type: 'string', default: 'http11=45,h2=45,datachannel=10' },
         abuse: { type: 'string', default: '' },
         'no-abuse': { type: 'boolean', default: false },
+        'no-pin': { type: 'boolean', default: false },
         json: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -124,7 +129,7 @@ function parseOptions(argv) {
     throw new UsageError(err.message);
   }
   if (values['no-abuse'] && values.abuse) throw new UsageError('--abuse and --no-abuse contradict each other');
-  return { players, minutes, content: values.content, counts, abuse: values['no-abuse'] ? null : abuse, json: values.json ? path.resolve(values.json) : null };
+  return { players, minutes, content: values.content, counts, abuse: values['no-abuse'] ? null : abuse, pin: !values['no-pin'], json: values.json ? path.resolve(values.json) : null };
 }
 
 async function ensureContentPresent(contentDir, name) {
@@ -153,6 +158,17 @@ async function run(o, cleanup) {
   const logFile = path.join(tmp, 'requests.ndjson');
   const origin = await startOriginProcess({ contentDir, dataDir: tmp, logFile });
   cleanup.add(() => origin.killNow());
+  let placement = o.pin ? planPlacement(os.cpus().length) : null;
+  if (placement) {
+    try {
+      pinProcess(origin.pid, placement.origin);
+      pinProcess(process.pid, placement.clients);
+    } catch (err) {
+      log(`CPU placement failed, running unplaced: ${err.message}`);
+      placement = null;
+    }
+  }
+  log(describePlacement(placement));
   // However the run goes, it ends: a hung request is at most REQUEST_TIMEOUT_MS late, and the
   // wait after the run, the abusers' exit and reading the request log take about 2 minutes.
   const hardStop = setTimeout(() => {
@@ -222,6 +238,14 @@ async function run(o, cleanup) {
     cleanup.add(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
+    if (placement) {
+      // Forked from this process, it inherits the clients' CPUs; it only needs to yield to the players.
+      try {
+        deprioritize(child.pid);
+      } catch (err) {
+        log(`could not lower the abusers' priority: ${err.message}`);
+      }
+    }
     abuseDone = new Promise((resolve) => {
       child.on('message', (m) => {
         if (m.type === 'progress' || m.type === 'done') abuseStats = m.stats;
@@ -336,7 +360,7 @@ async function run(o, cleanup) {
   const cpu = Object.fromEntries(phases.map((p) => [p, cpuPerGbit(samples, p)]));
   const playerErrors = requests.filter((r) => r.error).length;
   return {
-    config: { players: o.players, minutes: o.minutes, content: o.content, counts: o.counts, abuse: o.abuse, rungs: plan.rungs.map((r) => r.bandwidth), startupSegments: STARTUP_SEGMENTS, requestTimeoutMs: REQUEST_TIMEOUT_MS, cpus: os.cpus().length, loadAverageAtEnd: os.loadavg(), node: process.version },
+    config: { players: o.players, minutes: o.minutes, content: o.content, counts: o.counts, abuse: o.abuse, rungs: plan.rungs.map((r) => r.bandwidth), startupSegments: STARTUP_SEGMENTS, requestTimeoutMs: REQUEST_TIMEOUT_MS, cpus: os.cpus().length, placement: describePlacement(placement), loadAverageAtEnd: os.loadavg(), node: process.version },
     phases: Object.fromEntries(phases.map((p) => [p, { from: new Date(wallBoundary(p === 'warmup' ? t0 : p === 'clean' ? cleanAt : abuseAt)).toISOString() }])),
     byPhase,
     comparison,
@@ -387,7 +411,7 @@ function print(result, o) {
     for (const [listener, r] of Object.entries(result.origin.log[p] || {})) logRows.push([p, listener, r.responses, r.aborted, Object.entries(r.statuses).map(([k, n]) => `${k}: ${n}`).join(', ')]);
   }
   if (logRows.length) out.push('', 'Origin request log (players and abusers):', report.table(['phase', 'listener', 'responses', 'aborted', 'statuses'], logRows));
-  out.push('', `${result.pass ? 'OK' : 'NOT OK'}: ${result.playerErrors} player errors${result.comparison ? `; abuse ${result.comparison.pass ? 'PASS' : 'FAIL'}` : ''}. ${os.cpus().length} CPUs, load average at the end ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}.`);
+  out.push('', `${result.pass ? 'OK' : 'NOT OK'}: ${result.playerErrors} player errors${result.comparison ? `; abuse ${result.comparison.pass ? 'PASS' : 'FAIL'}` : ''}. ${os.cpus().length} CPUs (${result.config.placement}), load average at the end ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}.`);
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
