@@ -127,7 +127,8 @@ async function startOrigin(options = {}) {
       startedOwn.push(handle);
       if (handle.pid) childPids[entry.name] = handle.pid;
       const base = `${entry.scheme}://${urlHost(o.host)}:${handle.port}`;
-      urls[entry.urlKey] = base;
+      // urlSuffix: a listener on several ports lists them after its first (the HTTP/1.1 pool).
+      urls[entry.urlKey] = `${base}${handle.urlSuffix || ''}`;
       for (const [key, p] of Object.entries(entry.extraUrls || {})) urls[key] = `${base}${p}`;
     }
   } catch (err) {

@@ -27,12 +27,14 @@ function isMediaRequest(url) {
  * @param {object} opts.log                    request log (request-log.js)
  * @param {'http11'|'http10'} opts.listener    name in logs and connection ids
  * @param {boolean} opts.closeEachConnection   HTTP/1.0-style: one request per TCP connection
+ * @param {string} [opts.connectionIdPrefix]  connection ids are PREFIX-N (default the listener's
+ *   name); the HTTP/1.1 pool, one listener on several ports, names each port's connections apart
  * @param {(req) => object} [opts.requestInfo]  the connection info of a request, when it is not
  *   this socket's: the HTTP/3 backend's requests come from quic-origin, which names the QUIC
  *   connection, stream and peer in x-lab-* headers (h3-backend.js)
  * @returns {import('node:http').Server} not yet listening
  */
-function createHttp1Server({ router, log, listener, closeEachConnection, requestInfo = null }) {
+function createHttp1Server({ router, log, listener, closeEachConnection, connectionIdPrefix = listener, requestInfo = null }) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // the file handler sets its own, identical on every listener
@@ -51,7 +53,7 @@ function createHttp1Server({ router, log, listener, closeEachConnection, request
   // default every 30 s: a slowloris client was held 28.6 s on average against a 10 s limit.
   const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => (isMediaRequest(req.url) ? handle(req, res) : app(req, res)));
   server.on('connection', (socket) => {
-    socket.labConnectionId = `${listener}-${nextConnection++}`;
+    socket.labConnectionId = `${connectionIdPrefix}-${nextConnection++}`;
     socket.labPeer = socketPeer(socket);
   });
   let port = null; // known once listening; asked once, not per request

@@ -57,10 +57,11 @@ function checkUnique(entry) {
  * @param {(ctx: {name: string, router: Function, log: object, cert: object}) => import('node:net').Server} [entry.create]
  *   the server, not yet listening; it must hand requests to ctx.router with a connection info
  *   naming ctx.name as its listener (http1-app.js, http2-server.js)
- * @param {(ctx: object) => Promise<{port: number, close: () => Promise<void>}|{unavailable: string}>} [entry.start]
+ * @param {(ctx: object) => Promise<{port: number, urlSuffix?: string, close: () => Promise<void>}|{unavailable: string}>} [entry.start]
  *   instead of create: binds its port itself (ctx: name, router, log, cert, host, port, options,
  *   contentDir, contentCache). {unavailable: why} leaves it out (the origin serves on without
- *   it and says why), as the QUIC listener does when its binary is not built.
+ *   it and says why), as the QUIC listener does when its binary is not built. urlSuffix is
+ *   appended to its URL (the HTTP/1.1 pool lists its other ports: "/#ports=P1,P2").
  * @param {Object<string, string>} [entry.extraUrls]  more url keys on the same port: key -> path
  *   (urls.webtransport = https://HOST:PORT/fdsp)
  * @param {Array<{option: string, flag: string, default: *, help: string, parse: (text: string) => *}>} [entry.options]
@@ -107,6 +108,7 @@ registerListener(require('./http11'));
 registerListener(require('./http10'));
 registerListener(require('./h2'));
 registerListener(require('./h3'));
+registerListener(require('./http11-pool'));
 registerAttachment(require('./fdsp-signaling'));
 
 module.exports = {

@@ -4,40 +4,14 @@
 // (nextHopProtocol), never assumed: Chromium silently falls back (h2 -> http/1.1) in some
 // setups, and a lab that measured the wrong protocol is worse than one that stops.
 const { rangeHeader, rebaseUrl } = require('./transport');
+const { raiseResourceTimingBuffer, whenResourceTimingHas } = require('./resource-timing');
 
-// dash.js fetches hundreds of segments; the default buffer of 250 entries would silently
-// stop recording protocols part-way through a run.
-let bufferRaised = false;
-function raiseResourceTimingBuffer() {
-  if (!bufferRaised && typeof performance !== 'undefined' && performance.setResourceTimingBufferSize) {
-    performance.setResourceTimingBufferSize(100000);
-    bufferRaised = true;
-  }
-}
-
-/** The newest Resource Timing entry for url, waiting briefly: entries land after the body. */
+/** The newest Resource Timing entry's protocol for url ('' if it has none), waiting briefly. */
 function protocolOf(url, timeoutMs = 1000) {
-  const find = () => {
+  return whenResourceTimingHas(() => {
     const entries = performance.getEntriesByName(url, 'resource');
     return entries.length ? entries[entries.length - 1].nextHopProtocol || '' : null;
-  };
-  const now = find();
-  if (now !== null) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const observer = new PerformanceObserver(() => {
-      const p = find();
-      if (p !== null) {
-        observer.disconnect();
-        clearTimeout(timer);
-        resolve(p);
-      }
-    });
-    observer.observe({ type: 'resource', buffered: false });
-    const timer = setTimeout(() => {
-      observer.disconnect();
-      resolve(find());
-    }, timeoutMs);
-  });
+  }, timeoutMs);
 }
 
 class HttpFetchTransport {

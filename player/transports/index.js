@@ -13,6 +13,7 @@ transports.register(require('./entries/h2'));
 transports.register(require('./entries/datachannel'));
 transports.register(require('./entries/h3'));
 transports.register(require('./entries/webtransport'));
+transports.register(require('./entries/parallel'));
 
 /** Every option key any registered transport takes, in registration order, with its option. */
 function transportOptions() {

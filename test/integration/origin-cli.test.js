@@ -56,9 +56,13 @@ test.each(['SIGINT', 'SIGTERM'])('prints its URLs, serves on all four, and stops
     const { out } = run.output();
     // The listener lines: "  LABEL   URL/..."
     const urls = [...out.matchAll(/^ {2}\S.{14} (https?:\/\/127\.0\.0\.1:(\d+))\//gm)];
-    expect(urls.map((m) => m[1].split(':')[0])).toEqual(['http', 'http', 'https', 'https']);
+    // The last: the HTTP/1.1 pool's first port (its URL lists all 12, "/#ports=P1,P2,...").
+    expect(urls.map((m) => m[1].split(':')[0])).toEqual(['http', 'http', 'https', 'https', 'http']);
     // Port 0 became real, distinct ports.
-    expect(new Set(urls.map((m) => m[2])).size).toBe(4);
+    expect(new Set(urls.map((m) => m[2])).size).toBe(5);
+    const poolPorts = new URL(ready.urls.http11pool).hash.replace('#ports=', '').split(',').map(Number);
+    expect(poolPorts[0]).toBe(Number(urls[4][2]));
+    expect(poolPorts).toHaveLength(12);
     expect(ready.urls.webtransport).toBe(`${urls[3][1]}/fdsp`);
     // The exact Chromium command line for the page over HTTP/3.
     expect(out).toContain(`chromium --enable-quic --origin-to-force-quic-on=127.0.0.1:${urls[3][2]} --ignore-certificate-errors-spki-list=${ready.spkiSha256} '${urls[0][1]}/`);
@@ -88,9 +92,9 @@ test.each(['SIGINT', 'SIGTERM'])('prints its URLs, serves on all four, and stops
       u.once('error', reject);
       u.bind(Number(urls[3][2]), '127.0.0.1', () => u.close(resolve));
     });
-    for (const m of urls.slice(0, 3)) {
+    for (const port of [...urls.slice(0, 3).map((m) => Number(m[2])), ...poolPorts]) {
       await new Promise((resolve, reject) => {
-        const s = net.createServer().listen(Number(m[2]), '127.0.0.1', () => s.close(resolve));
+        const s = net.createServer().listen(port, '127.0.0.1', () => s.close(resolve));
         s.on('error', reject);
       });
     }

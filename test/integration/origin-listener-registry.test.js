@@ -71,7 +71,7 @@ test('the fixture listener is served, printed, and in the ready line and /api/in
   const run = startCli(['--require', FIXTURE], ['--preset', 'none', ...ALL_PORTS_FREE, '--throwaway-port', '0', '--data-dir', tmp]);
   try {
     const ready = await run.ready;
-    expect(Object.keys(ready.urls).sort()).toEqual(['fdsp', 'h2', 'h3', 'http10', 'http11', 'throwaway', 'webtransport']);
+    expect(Object.keys(ready.urls).sort()).toEqual(['fdsp', 'h2', 'h3', 'http10', 'http11', 'http11pool', 'throwaway', 'webtransport']);
     const port = Number(new URL(ready.urls.throwaway).port);
     expect(ready.urls.throwaway).toBe(`http://127.0.0.1:${port}`);
     expect(port).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ test('the built-in listeners, their flags, defaults and URL keys, and the signal
     ['http10', 'http', '--http10-port', 'http10Port', 8081, 'http10', true],
     ['h2', 'https', '--h2-port', 'h2Port', 8443, 'h2', false],
     ['h3', 'https', '--h3-port', 'h3Port', 8444, 'h3', false],
+    ['http11pool', 'http', '--http11-pool-port', 'http11PoolPort', 0, 'http11pool', false],
   ]);
   // The QUIC listener binds its own (UDP) port, publishes a second URL, and has its own options.
   const h3 = registry.listeners().find((l) => l.name === 'h3');
@@ -29,6 +30,15 @@ test('the built-in listeners, their flags, defaults and URL keys, and the signal
   expect(() => h3.options[0].parse('vegas')).toThrow(/cubic, newreno, bbr, fixed/);
   expect(() => h3.options[1].parse('50')).toThrow(/100-1000000/);
   expect(registry.attachments().map((a) => [a.name, a.urlKey, a.path])).toEqual([['fdsp', 'fdsp', '/fdsp']]);
+  // The HTTP/1.1 pool binds several ports itself (12, any free ones by default); its test hook is off.
+  const pool = registry.listeners().find((l) => l.name === 'http11pool');
+  expect(typeof pool.start).toBe('function');
+  expect(pool.options.map((o) => [o.flag, o.default])).toEqual([['--http11-pool-ports', 12], ['--test-delay-range', null]]);
+  expect(pool.options[0].parse('3')).toBe(3);
+  expect(() => pool.options[0].parse('0')).toThrow(/1-64, got "0"/);
+  expect(pool.options[1].help).toMatch(/^TEST HOOK/);
+  expect(pool.options[1].parse('/content/s/a.m4s,20480,8000')).toEqual({ path: '/content/s/a.m4s', start: 20480, ms: 8000, times: 1 });
+  expect(() => pool.options[1].parse('a.m4s,1,2')).toThrow(/PATH,START,MS\[,TIMES\]/);
 });
 
 test.each([

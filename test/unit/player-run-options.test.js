@@ -41,7 +41,7 @@ test('BP: the range and the dynamic form', () => {
 });
 
 test('transport and ABR names, and ABR parameters', () => {
-  expect(after(urlMessage('?transport=h4'), 'transport')).toBe('"h4" is not a transport (http11, http10, h2, datachannel, h3, webtransport)');
+  expect(after(urlMessage('?transport=h4'), 'transport')).toBe('"h4" is not a transport (http11, http10, h2, datachannel, h3, webtransport, parallel)');
   expect(after(fileMessages({ transports: ['h4'] })[0], 'transports[0]')).toBe(after(urlMessage('?transport=h4'), 'transport'));
   expect(after(urlMessage('?abr=mpc'), 'abr')).toBe('"mpc" is not an ABR (dashjs, basic, sara, bba2, fixed)');
   expect(after(fileMessages({ abrs: ['mpc'] })[0], 'abrs[0].name')).toBe(after(urlMessage('?abr=mpc'), 'abr'));

@@ -41,12 +41,12 @@ afterEach(() => {
 });
 
 test('unregistered, the fixtures are unknown everywhere', () => {
-  expect(() => parseRunConfig('?transport=pigeon')).toThrow(/transport "pigeon" is not a transport \(http11, http10, h2, datachannel, h3, webtransport\)/);
+  expect(() => parseRunConfig('?transport=pigeon')).toThrow(/transport "pigeon" is not a transport \(http11, http10, h2, datachannel, h3, webtransport, parallel\)/);
   expect(() => parseRunConfig('?abr=steady')).toThrow(/abr "steady" is not an ABR \(dashjs, basic, sara, bba2, fixed\)/);
   const text = problemsOf(scenario({ transports: [{ name: 'pigeon', wings: 3 }], abrs: ['steady'] }));
   expect(text).toMatch(/transports\[0\]\.name "pigeon" is not a transport/);
   expect(text).toMatch(/abrs\[0\]\.name "steady" is not an ABR/);
-  expect(formChoices().transports.map((t) => t.value)).toEqual(['http11', 'http10', 'h2', 'datachannel', 'h3', 'webtransport']);
+  expect(formChoices().transports.map((t) => t.value)).toEqual(['http11', 'http10', 'h2', 'datachannel', 'h3', 'webtransport', 'parallel']);
   expect(formChoices().abrs.map((a) => a.value)).toEqual(['dashjs', 'basic', 'sara', 'bba2', 'fixed']);
   expect(resultColumns().map((c) => c.name)).not.toContain('wings');
   expect(resultColumns().map((c) => c.name)).not.toContain('feathersLost');
@@ -102,8 +102,8 @@ test('registered, they are in the page\'s choices and its QoE table', () => {
 test('registered, its option and result column are in results.csv and its metric in the report', () => {
   transports.register(pigeon);
   const names = resultColumns().map((c) => c.name);
-  expect(names.slice(0, 8)).toEqual(['id', 'transport', 'bp', 'carrier', 'cc', 'fixedMargin', 'wings', 'abr']);
-  expect(names.indexOf('feathersLost')).toBe(names.indexOf('reliableShare') + 1);
+  expect(names.slice(0, 13)).toEqual(['id', 'transport', 'bp', 'carrier', 'cc', 'fixedMargin', 'streams', 'chunkBytes', 'gapMs', 'timeoutMinMs', 'timeoutMaxMs', 'wings', 'abr']);
+  expect(names.indexOf('feathersLost')).toBe(names.indexOf('requestOverheadRatio') + 1);
   const record = (id, transport, feathersLost) => ({
     id, transport, transportName: transport, transportOptions: transport === 'pigeon' ? { wings: 3 } : {}, abr: 'bba2', network: 'lan', seekSchedule: 'none', switchSchedule: 'none',
     repetition: 1, status: 'ok', summary: summary(transport === 'pigeon' ? { feathersLost } : null), metrics: {},
