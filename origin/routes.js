@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { serveDirectory } = require('./serve-file');
+const { createByteSource } = require('./byte-source');
 const { sendText, sendJson } = require('./responses');
 const { listContent } = require('./content/content-listing');
 
@@ -71,6 +72,7 @@ function createRouter(ctx) {
   const content = serveDirectory(ctx.contentDir, { cache: ctx.contentCache || null });
   const player = serveDirectory(ctx.playerDir);
   const vendor = serveDirectory(dashjsBrowserDir());
+  const bytes = createByteSource();
   const playerIndex = path.join(ctx.playerDir, 'index.html');
 
   const servePlayer = (req, res, rest) => {
@@ -105,6 +107,8 @@ function createRouter(ctx) {
         }),
     },
     { path: '/content/', handle: (req, res, info, rest) => content(req, res, rest) },
+    // n deterministic bytes, Range-capable: the unbounded source of throughput runs (byte-source.js).
+    { path: '/bytes/', handle: (req, res, info, rest) => bytes(req, res, rest) },
     { path: '/vendor/', handle: (req, res, info, rest) => vendor(req, res, rest) },
     {
       path: '/player',

@@ -143,15 +143,19 @@ function cutShort(res, err) {
 function streamBody(req, res, file, start, end) {
   // Streamed, never read whole: files past the cache's limit can be large, and many can be
   // in flight at once.
-  const body = fs.createReadStream(file, { start, end, highWaterMark: STREAM_CHUNK_BYTES });
+  return pipeBody(req, res, fs.createReadStream(file, { start, end, highWaterMark: STREAM_CHUNK_BYTES }));
+}
+
+/** Sends a readable stream as the response body, counting its bytes, and never leaks it. */
+function pipeBody(req, res, body) {
   body.on('data', (chunk) => {
     // Counted as handed to the response; for an aborted response this can exceed what
     // reached the client by what sat in socket buffers.
     res.labBodyBytes = (res.labBodyBytes || 0) + chunk.length;
   });
-  // pipeline destroys both ends on any failure: a client that hangs up closes the file, and
-  // a read error cuts the response (RST / closed socket) instead of leaving it hanging with
-  // a Content-Length it can no longer meet. The request log records it as aborted.
+  // pipeline destroys both ends on any failure: a client that hangs up closes the body's
+  // source, and a read error cuts the response (RST / closed socket) instead of leaving it
+  // hanging with a Content-Length it can no longer meet. The request log records it as aborted.
   pipeline(body, res, () => {});
   // ...except for a response still queued behind others on a pipelined HTTP/1.1 connection:
   // when the client drops it, node:http destroys the queued requests but never the queued
@@ -164,4 +168,4 @@ function streamBody(req, res, file, start, end) {
   return undefined;
 }
 
-module.exports = { serveDirectory, cacheControlFor, etagFor, isNotModified, rangeStillApplies, SEGMENT_MAX_AGE_SECONDS };
+module.exports = { serveDirectory, cacheControlFor, etagFor, isNotModified, rangeStillApplies, SEGMENT_MAX_AGE_SECONDS, pipeBody };

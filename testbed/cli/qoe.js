@@ -25,6 +25,10 @@ Runs every combination of a scenario (transports x ABRs x networks x seek schedu
 schedules x repetitions), each playback in a fresh Chromium inside the client namespace of
 the link emulator, the origin in the server namespace. Writes one JSON per playback, a
 combined results.csv and report.html / report.md / tables.csv into the run directory.
+A scenario with "throughput" runs no playbacks: each run's page fetches the origin's byte
+source over the transport for that long and records its in-order throughput every 10 s,
+with paper 001's model bound beside it; "competingFlows" adds bulk TCP flows (reno, cubic,
+bbr) through the same link and the throughput ratio to the report.
 An interrupted run (Ctrl-C) resumes with the same --out (or --resume): finished playbacks
 are kept, failed ones are run again. A playback whose origin or Chromium dies (killed,
 crashed) fails at once with that reason, and the run goes on.
@@ -151,7 +155,8 @@ async function main(argv) {
   const contentDir = path.resolve(values['content-dir'] || path.join(REPO, 'content'));
   const dataDir = path.resolve(values['data-dir'] || path.join(REPO, 'data'));
   try {
-    await buildIfAbsent(scenario.content, contentDir, { signal: controller.signal, who: 'qoe' });
+    // A throughput scenario fetches the origin's byte source: it has no content to build.
+    if (scenario.content) await buildIfAbsent(scenario.content, contentDir, { signal: controller.signal, who: 'qoe' });
   } catch (err) {
     if (controller.signal.aborted) return 130;
     fail(`cannot build content "${scenario.content}": ${err.message}`, 1);

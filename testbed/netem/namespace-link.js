@@ -221,6 +221,8 @@ async function createEmulatedLink(o = {}) {
       return next;
     };
     link.counters = async () => (await ask({ counters: true })).counters;
+    /** Counts the packets of these client-side addresses apart (counters().byAddress). */
+    link.watchAddresses = async (addresses) => { await ask({ watch: addresses }); };
     link.relayPid = relay.pid;
     return link;
   } catch (err) {

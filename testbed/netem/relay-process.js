@@ -7,6 +7,7 @@
 //   stdout {"ready":true}                         once both sockets are bound
 //   stdin  {"configure":{"direction":"toClient|toServer|both","settings":{...}}}
 //   stdin  {"counters":true}  -> stdout {"counters":{...}}
+//   stdin  {"watch":["10.77.40.100"]} -> stdout {"watching":true}  (counters().byAddress)
 // It exits when stdin closes, so it cannot outlive the process that started it.
 const readline = require('node:readline');
 const { UdpRelay } = require('./udp-relay');
@@ -26,6 +27,10 @@ async function main() {
         reply({ configured: true });
       }
       if (msg.counters) reply({ counters: relay.counters() });
+      if (msg.watch) {
+        relay.watch(msg.watch);
+        reply({ watching: true });
+      }
     } catch (err) {
       reply({ error: err.message });
     }

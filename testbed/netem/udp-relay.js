@@ -98,6 +98,32 @@ class UdpRelay {
       this.late.maxMs = Math.max(this.late.maxMs, ms);
     });
     this.decisionTimers = { toClient: null, toServer: null };
+    // Per client-side IPv4 address, the packets of one traffic source (a competing bulk flow to
+    // an address of its own): counted only for the addresses watch() names.
+    this.watched = new Map();
+  }
+
+  /**
+   * Counts, from now on, the packets to (downlink) and from (uplink) these client-side IPv4
+   * addresses apart, in counters().byAddress: what a competing flow sent, as the emulator saw it.
+   */
+  watch(addresses) {
+    for (const a of addresses) {
+      if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(a)) throw new Error(`watch: "${a}" is not an IPv4 address`);
+      if (!this.watched.has(a)) {
+        const zero = () => ({ packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0 });
+        this.watched.set(a, { toClient: zero(), toServer: zero() });
+      }
+    }
+  }
+
+  /** The watched counters of this packet's client-side address, or null. */
+  watchedCounters(direction, msg) {
+    if (!this.watched.size || msg.length < 20 || msg[0] >> 4 !== 4) return null;
+    // The client's address: the destination downlink (bytes 16-19), the source uplink (12-15).
+    const at = direction === 'toClient' ? 16 : 12;
+    const c = this.watched.get(`${msg[at]}.${msg[at + 1]}.${msg[at + 2]}.${msg[at + 3]}`);
+    return c ? c[direction] : null;
   }
 
   async start() {
@@ -125,6 +151,11 @@ class UdpRelay {
   }
 
   forward(direction, msg) {
+    const watched = this.watchedCounters(direction, msg);
+    if (watched) {
+      watched.packetsIn += 1;
+      watched.bytesIn += msg.length;
+    }
     const link = this.directions[direction];
     const verdict = link.send(this.now(), msg.length, msg);
     if (verdict) this.deliver(direction, msg, verdict);
@@ -133,6 +164,11 @@ class UdpRelay {
 
   deliver(direction, msg, verdict) {
     const { socket, port } = this.outputs[direction];
+    const watched = this.watchedCounters(direction, msg);
+    if (watched) {
+      watched.packetsOut += verdict.deliveries.length;
+      watched.bytesOut += msg.length * verdict.deliveries.length;
+    }
     for (const d of verdict.deliveries) {
       let bytes = msg;
       if (d.corruptBit !== null) bytes = corruptPacket(msg, d.corruptBit);
@@ -176,7 +212,9 @@ class UdpRelay {
   }
 
   counters() {
-    return { toClient: this.directions.toClient.counters, toServer: this.directions.toServer.counters, lateTimers: { ...this.late } };
+    const out = { toClient: this.directions.toClient.counters, toServer: this.directions.toServer.counters, lateTimers: { ...this.late } };
+    if (this.watched.size) out.byAddress = Object.fromEntries(this.watched);
+    return out;
   }
 
   close() {

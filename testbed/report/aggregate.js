@@ -20,6 +20,14 @@ const BASE_METRICS = [
   { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1, bar: true },
   { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2, bar: true },
   { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  // Throughput runs and competing flows (paper 001 Figs. 6-7): mean and 95 % interval over
+  // the repetitions (interval95); the model's bound is shown beside the measurement (beside).
+  { key: 'inOrderThroughput', label: 'In-order throughput (throughput runs)', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true, interval: true, beside: 'modelBound' },
+  { key: 'modelBound', label: 'Model upper bound (paper 001: eq. 4 for request-response streams, eq. 1 for one connection; capped at the link rate)', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  { key: 'throughputToModel', label: 'In-order throughput / model bound', unit: '%', scale: 100, digits: 1, interval: true },
+  { key: 'throughputCv', label: 'Throughput variation (coefficient of variation of the 10 s windows)', unit: '%', scale: 100, digits: 1, interval: true },
+  { key: 'competingThroughput', label: 'Competing flows throughput (while both ran)', unit: 'kbit/s', scale: 1e-3, digits: 0, interval: true },
+  { key: 'throughputRatio', label: 'Throughput ratio (measured transport / competing flows; paper 001 Fig. 7, 1 = fair)', unit: '', scale: 1, digits: 2, bar: true, interval: true },
 ];
 
 /**
@@ -33,6 +41,22 @@ function reportMetrics() {
 }
 
 const GROUP_KEYS = ['transport', 'abr', 'network', 'seekSchedule', 'switchSchedule'];
+
+// Student's t, two-sided 95 %, by degrees of freedom (1-30); beyond, the normal's 1.96.
+const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/**
+ * Half the width of the 95 % confidence interval of the mean of the finite numbers in values
+ * (Student's t), null with fewer than two.
+ */
+function interval95(values) {
+  const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
+  if (xs.length < 2) return null;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  return (T95[xs.length - 2] ?? 1.96) * (sd / Math.sqrt(xs.length));
+}
 
 /** mean/min/max/n of the finite numbers in values (null when there are none) */
 function describe(values) {
@@ -60,17 +84,21 @@ function aggregate(records) {
     groups.get(k).records.push(r);
   }
   const varying = GROUP_KEYS.filter((k) => new Set([...groups.values()].map((g) => g.key[k])).size > 1);
-  // Labels name only what varies: "h2 / bba2", not "h2 / bba2 / the-only-network".
+  // Labels name only what varies: "h2 / bba2", not "h2 / bba2 / the-only-network". A
+  // throughput run has no ABR (null): it is left out.
   const labelKeys = varying.length ? varying : ['transport', 'abr'];
   return [...groups.values()].map((g) => {
     const ok = g.records.filter((r) => r.status === 'ok');
     return {
       key: g.key,
-      label: labelKeys.map((k) => g.key[k]).join(' / '),
+      label: labelKeys.map((k) => g.key[k]).filter((v) => v !== null && v !== undefined).join(' / '),
       ok: ok.length,
       failed: g.records.length - ok.length,
       ids: g.records.map((r) => r.id),
-      metrics: Object.fromEntries(metrics.map((m) => [m.key, describe(ok.map((r) => column[m.key].get(r)))])),
+      metrics: Object.fromEntries(metrics.map((m) => {
+        const values = ok.map((r) => column[m.key].get(r));
+        return [m.key, m.interval ? { ...describe(values), ci95: interval95(values) } : describe(values)];
+      })),
     };
   });
 }
@@ -87,8 +115,9 @@ function varyingKeys(groups) {
 function pivot(groups, metricKey) {
   const varying = varyingKeys(groups);
   const rowKeys = ['network', 'seekSchedule', 'switchSchedule'].filter((k) => k === 'network' || varying.includes(k));
-  const colKeys = ['transport', 'abr'];
-  const name = (g, keys) => keys.map((k) => g.key[k]).join(' / ');
+  // Throughput runs have no ABR (null): their columns are transports alone.
+  const colKeys = ['transport', 'abr'].filter((k) => k !== 'abr' || groups.some((g) => g.key.abr !== null && g.key.abr !== undefined));
+  const name = (g, keys) => keys.map((k) => g.key[k]).filter((v) => v !== null && v !== undefined).join(' / ');
   const rows = [...new Set(groups.map((g) => name(g, rowKeys)))];
   const cols = [...new Set(groups.map((g) => name(g, colKeys)))];
   const cells = rows.map((row) => cols.map((col) => {
@@ -98,13 +127,17 @@ function pivot(groups, metricKey) {
   return { rowHeader: rowKeys.join(' / '), colHeader: colKeys.join(' / '), rows, cols, cells };
 }
 
-/** A summary cell as text in the metric's display unit: "mean (min-max)", or "-" */
+/**
+ * A summary cell as text in the metric's display unit: "mean (min-max)", or "-"; a cell with a
+ * 95 % interval (interval metrics, two or more values): "mean ± half-width (min-max)".
+ */
 function formatCell(cell, metric) {
   if (!cell || cell.n === 0) return '-';
   const f = (v) => (v * metric.scale).toFixed(metric.digits);
+  if (cell.ci95 !== undefined && cell.ci95 !== null && cell.n > 1) return `${f(cell.mean)} ± ${f(cell.ci95)} (${f(cell.min)}-${f(cell.max)})`;
   return cell.n === 1 || cell.min === cell.max ? f(cell.mean) : `${f(cell.mean)} (${f(cell.min)}-${f(cell.max)})`;
 }
 
-module.exports = { aggregate, describe, pivot, formatCell, varyingKeys, reportMetrics, GROUP_KEYS };
+module.exports = { aggregate, describe, interval95, pivot, formatCell, varyingKeys, reportMetrics, GROUP_KEYS };
 // METRICS: the list as it is when read (reportMetrics() for the registered transports).
 Object.defineProperty(module.exports, 'METRICS', { enumerable: true, get: reportMetrics });

@@ -23,7 +23,27 @@ function choosePlots(records, groups, ids) {
     if (missing.length) throw new Error(`--plots: no playback ${missing.join(', ')} in this run (ids are the file names in playbacks/)`);
     return ids.map((id) => byId.get(id));
   }
-  return groups.map((g) => g.ids.map((id) => byId.get(id)).find((r) => r.status === 'ok' && r.qoe)).filter(Boolean).slice(0, DEFAULT_PLOTS);
+  return groups.map((g) => g.ids.map((id) => byId.get(id)).find((r) => r.status === 'ok' && (r.qoe || r.throughput))).filter(Boolean).slice(0, DEFAULT_PLOTS);
+}
+
+/**
+ * A throughput run over time: its in-order throughput per window, each competing flow's, and
+ * the model's bound (paper 001 Figs. 6-7's quantities, one run).
+ */
+function throughputCharts(r) {
+  const secs = (ms) => ms / 1000;
+  const steps = (windows) => windows.flatMap((w) => [[secs(w.startMs), w.bitsPerSecond / 1e6], [secs(w.endMs), w.bitsPerSecond / 1e6]]);
+  const series = [{ name: `${r.transport} (in order)`, points: steps(r.throughput.windows) }];
+  for (const f of r.competingFlows || []) series.push({ name: `${f.label} (${f.ccSeen || f.cc})`, points: steps(f.windows), color: '#d62728' });
+  const end = secs(1000 * r.throughput.seconds);
+  if (r.model && r.model.capped) series.push({ name: `model bound (${r.model.equation})`, dashed: true, step: true, points: [[0, r.model.capped / 1e6], [end, r.model.capped / 1e6]] });
+  const chart = lineChart({ title: `${r.id}: throughput per ${r.throughput.sampleSeconds} s`, xLabel: 'time since the run started (s)', yLabel: 'Mbit/s', series });
+  return `<div class="pair">${chart}</div>`;
+}
+
+/** The chart(s) of one record over time: a playback's buffer and bitrate, or a throughput run's throughput. */
+function chartsOf(r) {
+  return r.throughput ? throughputCharts(r) : timeSeriesCharts(r);
 }
 
 function timeSeriesCharts(r) {
@@ -60,26 +80,38 @@ function timeSeriesCharts(r) {
   return `<div class="pair">${buffer}${bitrate}</div>`;
 }
 
-function htmlTable(t, metric) {
+/**
+ * A cell's text; with `beside` (the same table of another metric, e.g. the model's bound for
+ * the measured throughput) that metric's value follows in brackets.
+ */
+function cellText(t, i, j, metric, beside) {
+  const text = formatCell(t.cells[i][j], metric);
+  if (!beside) return text;
+  const other = beside.t.cells[i] && beside.t.cells[i][j];
+  return other && other.n ? `${text} (${beside.word} ${formatCell(other, beside.m)})` : text;
+}
+
+function htmlTable(t, metric, beside = null) {
   const head = `<tr><th>${esc(t.rowHeader)} \\ ${esc(t.colHeader)}</th>${t.cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
-  const body = t.rows.map((row, i) => `<tr><th>${esc(row)}</th>${t.cells[i].map((c) => `<td>${esc(formatCell(c, metric))}</td>`).join('')}</tr>`).join('');
+  const body = t.rows.map((row, i) => `<tr><th>${esc(row)}</th>${t.cells[i].map((c, j) => `<td>${esc(cellText(t, i, j, metric, beside))}</td>`).join('')}</tr>`).join('');
   return `<table>${head}${body}</table>`;
 }
 
-function markdownTable(t, metric) {
+function markdownTable(t, metric, beside = null) {
   const lines = [`| ${t.rowHeader} \\ ${t.colHeader} | ${t.cols.join(' | ')} |`, `|${' --- |'.repeat(t.cols.length + 1)}`];
-  t.rows.forEach((row, i) => lines.push(`| ${row} | ${t.cells[i].map((c) => formatCell(c, metric)).join(' | ')} |`));
+  t.rows.forEach((row, i) => lines.push(`| ${row} | ${t.cells[i].map((c, j) => cellText(t, i, j, metric, beside)).join(' | ')} |`));
   return lines.join('\n');
 }
 
 function longCsv(groups, metrics) {
-  const header = ['metric', 'unit', ...GROUP_KEYS, 'ok', 'failed', 'n', 'mean', 'min', 'max'];
+  const header = ['metric', 'unit', ...GROUP_KEYS, 'ok', 'failed', 'n', 'mean', 'min', 'max', 'ci95'];
   const lines = [header.join(',')];
   for (const m of metrics) {
     for (const g of groups) {
       const c = g.metrics[m.key];
       const scaled = (v) => (v === null ? null : v * m.scale);
-      lines.push([m.key, m.unit, ...GROUP_KEYS.map((k) => g.key[k]), g.ok, g.failed, c.n, scaled(c.mean), scaled(c.min), scaled(c.max)].map(csvCell).join(','));
+      // ci95: half the 95 % interval's width, for the metrics that have one.
+      lines.push([m.key, m.unit, ...GROUP_KEYS.map((k) => g.key[k]), g.ok, g.failed, c.n, scaled(c.mean), scaled(c.min), scaled(c.max), scaled(c.ci95 ?? null)].map(csvCell).join(','));
     }
   }
   return `${lines.join('\n')}\n`;
@@ -122,7 +154,9 @@ function writeReport(runDir, o = {}) {
         return { label: g.label, value: s(c.mean), min: s(c.min), max: s(c.max) };
       }),
     }) : '';
-    return { m, t, bars, paper: referencePivot(groups, scenario.reference, m.key) };
+    const besideMetric = m.beside ? metrics.find((x) => x.key === m.beside) : null;
+    const beside = besideMetric ? { m: besideMetric, t: pivot(groups, besideMetric.key), word: 'model' } : null;
+    return { m, t, bars, beside, paper: referencePivot(groups, scenario.reference, m.key) };
   }).filter(Boolean);
   const paperCaption = scenario.reference ? `The paper's figures (${scenario.reference.source}), same layout; - where it gives none` : '';
 
@@ -139,24 +173,25 @@ th { background: #f4f4f4; } tr th:first-child { text-align: left; }
 </style></head><body>
 <h1>${esc(scenario.name)}</h1>
 <p>${esc(scenario.description || '')}</p>
-<p class="note">Content <b>${esc(scenario.content)}</b>, stop at ${scenario.durationSeconds} s of media, ${scenario.repetitions} repetition(s);
+<p class="note">${scenario.throughput ? `Throughput runs: each fetches the origin's byte source for <b>${scenario.throughput.seconds} s</b>, in-order throughput per ${scenario.throughput.sampleSeconds} s` : `Content <b>${esc(scenario.content)}</b>, stop at ${scenario.durationSeconds} s of media`}, ${scenario.repetitions} repetition(s);
 ${ok} playbacks ok, ${failed.length} failed; ${emulated ? `through the link emulator, TCP congestion control ${esc(scenario.congestionControl)} at the origin` : '<span class="warn">WITHOUT network emulation (loopback): network profiles were not applied</span>'}.
-Cells: mean (min-max) over repetitions. Report generated ${generated}.</p>
+Cells: mean (min-max) over repetitions; mean ± half the 95 % interval where a metric has one.${scenario.competingFlows ? ` Competing flows: ${esc(scenario.competingFlows.map((f) => `${f.label} (${f.cc}, ${f.startSeconds}-${f.stopSeconds ?? 'end'} s)`).join(', '))}.` : ''} Report generated ${generated}.</p>
 ${notes.map((n) => `<p class="note warn">${esc(n)}</p>`).join('\n')}
 <h2>Network profiles</h2>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
-${sections.map(({ m, t, bars, paper }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m)}\n${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
-<h2>Buffer level and bitrate over time</h2>
-<p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>
-${plots.map(timeSeriesCharts).join('\n')}
+${sections.map(({ m, t, bars, beside, paper }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m, beside)}\n${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
+${scenario.throughput ? `<h2>Throughput over time</h2>
+<p class="note">${plots.length} run(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; in-order throughput per ${scenario.throughput.sampleSeconds} s window, competing flows in red, the model's bound dashed.</p>` : `<h2>Buffer level and bitrate over time</h2>
+<p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>`}
+${plots.map(chartsOf).join('\n')}
 ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>error</th></tr>${failed.map((r) => `<tr><th>${esc(r.id)}</th><td style="text-align:left">${esc(r.error)}</td></tr>`).join('')}</table>` : ''}
 </body></html>
 `;
   const md = [`# ${scenario.name}`, '', scenario.description || '', '',
-    `Content ${scenario.content}, stop at ${scenario.durationSeconds} s, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean (min-max).`, '',
+    `${scenario.throughput ? `Throughput runs of ${scenario.throughput.seconds} s (in-order throughput per ${scenario.throughput.sampleSeconds} s)` : `Content ${scenario.content}, stop at ${scenario.durationSeconds} s`}, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean (min-max); mean ± half the 95 % interval where a metric has one.`, '',
     ...notes.flatMap((n) => [n, '']),
     '| profile | settings |', '| --- | --- |', ...profiles.map(([n, d]) => `| ${n} | ${d} |`), '',
-    ...sections.flatMap(({ m, t, paper }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m), '',
+    ...sections.flatMap(({ m, t, beside, paper }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m, beside), '',
       ...(paper ? [`${paperCaption}:`, '', markdownTable(paper, m), ''] : [])]),
     ...(failed.length ? ['## Failed playbacks', '', ...failed.map((r) => `- ${r.id}: ${r.error}`), ''] : []),
   ].join('\n');
@@ -167,4 +202,4 @@ ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>erro
   return files;
 }
 
-module.exports = { writeReport, choosePlots };
+module.exports = { writeReport, choosePlots, throughputCharts };

@@ -1,14 +1,17 @@
 'use strict';
 // One playback through the link emulator, from its link's creation to its teardown: a fresh
 // emulated link, a fresh origin process in the server namespace, a fresh Chromium in the client
-// namespace (run-playback.js). The page loads over a clean link; the network profile, its
-// outages, the switch schedule and the counter sampling start with the playback. An origin or
-// Chromium that dies fails the playback at once, and everything it started is ended before it
-// returns or throws.
+// namespace (run-playback.js; a throughput run's page instead fetches the origin's byte source,
+// testbed/throughput/run-throughput.js). The page loads over a clean link; the network profile,
+// its outages, the switch schedule, the counter sampling and the scenario's competing flows
+// (testbed/competing/) start with the playback. An origin or Chromium that dies fails the
+// playback at once, and everything it started is ended before it returns or throws.
 const { profileToLinkSettings, mergeProfile } = require('../scenario/network-profile');
 const { createEmulatedLink, setCongestionControl } = require('../netem/namespace-link');
 const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
 const { runPlayback } = require('../run-playback');
+const { runThroughput } = require('../throughput/run-throughput');
+const { prepareCompetingFlows } = require('../competing/competing-flows');
 const { describeExit } = require('../chromium');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { diffCounters, sampleWireBytes } = require('./link-counters');
@@ -34,9 +37,12 @@ function originDeath(origin) {
  * @param {string} o.contentDir, o.dataDir
  * @param {AbortSignal} [o.signal]
  * @param {(pids: {originPid: number, serverNs: string, chromiumPid: number, clientNs: string}) => void} [o.onPlaying]
- * @returns {Promise<{qoe, pageErrors, console, counters, endpointDrops, countersPageLoad, switchLog, pageToLinkMs, wireSeries}>}
+ * @returns {Promise<{qoe, throughput, competingFlows, pageErrors, console, counters, endpointDrops, countersPageLoad, switchLog, pageToLinkMs, linkStartWallMs, wireSeries}>}
  *   counters: the link's, of the playback alone; countersPageLoad: the page load's;
- *   pageToLinkMs: the page's time 0 minus the link schedule's; wireSeries: [page ms, bytes down]
+ *   pageToLinkMs: the page's time 0 minus the link schedule's; wireSeries: [page ms, bytes down];
+ *   qoe: the player's (null for a throughput run), throughput: the throughput run's page result
+ *   (else null); competingFlows: what each of the scenario's flows did (competing-flows.js's
+ *   stop()), each with the emulator's counters of its address (null without flows)
  */
 async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkIndex, contentDir, dataDir, signal = null, onPlaying = () => {} }) {
   const settings = profileToLinkSettings(p.profile, { repetition: p.repetition });
@@ -45,20 +51,26 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
   let origin = null;
   let wire = null;
   let switches = null;
+  let flows = null;
   try {
     // The page and its scripts (dash.js alone is 800 KB) load over a clean link: at paper 003's
     // 100 kbit/s they would take a minute and are not part of the experiment.
     link = await createEmulatedLink({ index: linkIndex, toClient: {}, toServer: {} });
     setCongestionControl(link.serverNs, scenario.congestionControl);
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile });
+    // Receivers listening before the page loads; the senders start with the playback.
+    if (scenario.competingFlows) flows = await prepareCompetingFlows({ link, flows: scenario.competingFlows });
     let before = null;
     let dropsBefore = null;
     let linkClockWallMs = null;
-    const result = await runPlayback({
+    const drive = p.kind === 'throughput' ? runThroughput : runPlayback;
+    const result = await drive({
       pageBase: origin.pageBase,
       originInfo: origin.info,
       netns: link.clientNs,
       config: playerConfig,
+      transport: { name: p.transportName, options: p.transportOptions || {} },
+      throughput: scenario.throughput,
       timeoutMs: p.timeoutSeconds * 1000,
       signal,
       failWhen: originDeath(origin),
@@ -71,16 +83,21 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
         await link.configure('toClient', { ...settings.toClient, downIntervals, timeOriginMs: 'now' });
         await link.configure('toServer', { ...settings.toServer, downIntervals, timeOriginMs: 'now' });
         linkClockWallMs = Date.now();
+        if (flows) flows.start(linkClockWallMs);
         wire = sampleWireBytes(link, before);
         switches = startSwitches({ link, switches: p.switches, settingsFor, startWallMs: linkClockWallMs });
       },
     });
     wire.stop();
+    const flowResults = flows ? await flows.stop() : null;
     if (link.broken) throw new Error(`the emulated link broke during the playback: ${link.broken}`);
     const counters = diffCounters(await link.counters(), before);
     const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
     return {
-      qoe: result.qoe,
+      qoe: result.qoe || null,
+      throughput: result.throughput || null,
+      competingFlows: flowResults && flowResults.map((f) => ({ ...f, emulator: (counters.byAddress && counters.byAddress[f.address]) || null })),
+      linkStartWallMs: linkClockWallMs,
       pageErrors: result.pageErrors,
       console: result.console,
       counters,
@@ -93,6 +110,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
   } finally {
     if (wire) wire.stop();
     if (switches) switches.cancel();
+    if (flows) flows.kill();
     if (origin) await origin.close().catch(() => {});
     if (link) await link.close().catch(() => {});
   }

@@ -24,9 +24,21 @@ function describeFailure(r) {
   return `FAILED: ${r.error}${where}`;
 }
 
-/** @param {object} r  a playback record (playback-record.js) */
-function describeOutcome(r) {
-  if (r.status !== 'ok') return describeFailure(r);
+const mbps = (bps) => (bps === null || bps === undefined ? '-' : (bps / 1e6).toFixed(2));
+
+/** A throughput run's figures: in-order throughput, its steadiness, the model, the competing flows. */
+function throughputParts(r) {
+  const m = r.metrics;
+  const parts = [`in-order ${mbps(m.inOrderThroughput)} Mbit/s`];
+  if (m.throughputCv !== null) parts.push(`${r.throughput.sampleSeconds} s windows vary ${(100 * m.throughputCv).toFixed(0)} %`);
+  if (r.model) parts.push(`model <= ${mbps(r.model.capped)} Mbit/s (${r.model.equation}${r.model.assumptionHolds ? '' : ', past its assumption'})`);
+  for (const f of r.competingFlows || []) parts.push(`${f.label} (${f.ccSeen || `${f.cc}?`}) ${mbps(f.meanThroughput)} Mbit/s${f.error ? ` [${f.error}]` : ''}`);
+  if (m.throughputRatio !== null && m.throughputRatio !== undefined) parts.push(`ratio ${m.throughputRatio.toFixed(2)}`);
+  return parts;
+}
+
+/** A playback's figures: startup, rebuffering, bitrate, seeks, link use, competing flows. */
+function playbackParts(r) {
   const s = r.summary;
   const parts = [
     `startup ${s.startupDelaySeconds === null ? '-' : s.startupDelaySeconds.toFixed(2)} s`,
@@ -35,6 +47,15 @@ function describeOutcome(r) {
   ];
   if (s.meanSeekWaitSeconds !== null) parts.push(`seek wait ${s.meanSeekWaitSeconds.toFixed(2)} s`);
   if (r.metrics && r.metrics.linkUtilization !== null) parts.push(`link use ${(100 * r.metrics.linkUtilization).toFixed(0)} %`);
+  for (const f of r.competingFlows || []) parts.push(`${f.label} (${f.ccSeen || `${f.cc}?`}) ${mbps(f.meanThroughput)} Mbit/s`);
+  return parts;
+}
+
+/** @param {object} r  a playback record (playback-record.js) */
+function describeOutcome(r) {
+  if (r.status !== 'ok') return describeFailure(r);
+  const s = r.summary;
+  const parts = r.throughput ? throughputParts(r) : playbackParts(r);
   // The emulator itself fell behind (a delivery timer fired > 5 ms late): say so where it is seen.
   const late = r.counters && r.counters.lateTimers;
   if (late && late.count > 0) parts.push(describeLateTimers(late, r.counters));
@@ -42,7 +63,7 @@ function describeOutcome(r) {
   const d = r.endpointDrops;
   const endpoint = d ? d.client.udp.RcvbufErrors + d.server.udp.RcvbufErrors + d.client.tun.txDropped + d.server.tun.txDropped : 0;
   if (endpoint > 0) parts.push(`WARNING: ${endpoint} packets dropped at the endpoints (socket buffers), outside the emulator`);
-  const t = s.transport;
+  const t = s && s.transport;
   if (t && t.plr !== undefined && t.unreliableChunks > 0) parts.push(`PLR ${(100 * t.plr).toFixed(2)} %`);
   return parts.join(', ');
 }

@@ -9,12 +9,15 @@ const { describeProfile } = require('../scenario/network-profile');
 const { playbackMetrics } = require('./playback-metrics');
 const { summarizeRequestLog } = require('./origin-log-summary');
 const { connectionsAcrossSwitches } = require('./switch-connections');
+const { throughputFields, playbackFlowFields } = require('./throughput-record');
 
 // The console of a long playback can hold thousands of lines: the first ones say what went wrong.
 const CONSOLE_LINES_KEPT = 50;
 
 /** The run configuration the player page gets (player/run-config.js) for one playback. */
 function playerConfigFor(scenario, p) {
+  // A throughput run plays nothing: its page gets the transport and the throughput settings.
+  if (p.kind === 'throughput') return { transport: p.transportName, ...(p.transportOptions || {}), throughput: scenario.throughput };
   return {
     content: scenario.content,
     transport: p.transportName,
@@ -28,6 +31,44 @@ function playerConfigFor(scenario, p) {
   };
 }
 
+/** The fields every finished run has, playback or throughput run. */
+function commonFields(played) {
+  return {
+    wireSeries: played.wireSeries || null,
+    counters: played.counters,
+    endpointDrops: played.endpointDrops || null,
+    countersPageLoad: played.countersPageLoad || null,
+    switchLog: played.switchLog,
+    pageToLinkMs: played.pageToLinkMs,
+    pageErrors: played.pageErrors.filter(Boolean),
+    console: played.console.slice(0, CONSOLE_LINES_KEPT),
+  };
+}
+
+/** What a throughput run measured: in-order throughput, the model's bound, competing flows, ratio. */
+function throughputRunFields(played, { scenario, playback, emulated }) {
+  const f = throughputFields({
+    playback,
+    profile: emulated ? playback.profile : null,
+    throughputOptions: scenario.throughput,
+    throughput: played.throughput,
+    competingFlows: played.competingFlows || null,
+    linkStartWallMs: played.linkStartWallMs ?? null,
+    counters: played.counters,
+  });
+  return {
+    status: 'ok',
+    error: null,
+    kind: 'throughput',
+    summary: null,
+    metrics: f.metrics,
+    throughput: f.throughput,
+    model: f.model,
+    ...(f.competingFlows ? { competingFlows: f.competingFlows, ratio: f.ratio } : {}),
+    ...commonFields(played),
+  };
+}
+
 /** What a playback that ran to its end measured (played: what emulated-/loopback-playback.js return). */
 function playedFields(played, { rate }) {
   return {
@@ -37,15 +78,10 @@ function playedFields(played, { rate }) {
     error: null,
     summary: played.qoe.summary,
     metrics: playbackMetrics({ qoe: played.qoe, counters: played.counters, rate, pageToLinkMs: played.pageToLinkMs, wireSeries: played.wireSeries }),
-    wireSeries: played.wireSeries || null,
-    counters: played.counters,
-    endpointDrops: played.endpointDrops || null,
-    countersPageLoad: played.countersPageLoad || null,
-    switchLog: played.switchLog,
-    pageToLinkMs: played.pageToLinkMs,
-    pageErrors: played.pageErrors.filter(Boolean),
-    console: played.console.slice(0, CONSOLE_LINES_KEPT),
+    ...commonFields(played),
     qoe: played.qoe,
+    // The scenario's competing flows beside the playback (testbed/competing/).
+    ...(played.competingFlows ? { competingFlows: playbackFlowFields({ competingFlows: played.competingFlows, linkStartWallMs: played.linkStartWallMs }) } : {}),
   };
 }
 
@@ -91,7 +127,9 @@ function playbackRecord({ scenario, playback: p, emulated, playerConfig, started
     congestionControl: emulated ? scenario.congestionControl : null,
     playerConfig,
     startedAt: startedAt.toISOString(),
-    ...(played ? playedFields(played, { rate: emulated ? p.profile.rate : null }) : failedFields(error)),
+    ...(played && played.throughput ? throughputRunFields(played, { scenario, playback: p, emulated }) : {}),
+    ...(played && !played.throughput ? playedFields(played, { rate: emulated ? p.profile.rate : null }) : {}),
+    ...(error ? failedFields(error) : {}),
     wallSeconds: (endedAt.getTime() - startedAt.getTime()) / 1000,
     origin: summarizeRequestLog(requestLog),
     // Per network switch: a migrated QUIC connection, or a new handshake (switch-connections.js).

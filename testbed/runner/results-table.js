@@ -38,6 +38,17 @@ const RUN = [
   ['linkUtilization', '', (r) => r.metrics && r.metrics.linkUtilization],
   ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
 ].map(column);
+// Throughput runs (a scenario's `throughput`) and competing flows (its `competingFlows`):
+// empty for playbacks without them (throughput-record.js says what each is).
+const THROUGHPUT = [
+  ['inOrderThroughput', 'bit/s', (r) => r.metrics && r.metrics.inOrderThroughput],
+  ['throughputCv', '', (r) => r.metrics && r.metrics.throughputCv],
+  ['modelEquation', '', (r) => r.metrics && r.metrics.modelEquation],
+  ['modelBound', 'bit/s', (r) => r.metrics && r.metrics.modelBound],
+  ['throughputToModel', '', (r) => r.metrics && r.metrics.throughputToModel],
+  ['competingThroughput', 'bit/s', (r) => r.metrics && r.metrics.competingThroughput],
+  ['throughputRatio', '', (r) => r.metrics && r.metrics.throughputRatio],
+].map(column);
 const TAIL = [
   ['lateTimers', '', (r) => r.metrics && r.metrics.lateTimers],
   ['originRequests', '', (r) => r.origin && r.origin.requests],
@@ -67,7 +78,7 @@ function transportColumns() {
 
 /** Every column, in results.csv's order, for the transports registered now. */
 function resultColumns() {
-  return [...HEAD, ...optionColumns(), ...RUN, ...transportColumns(), ...TAIL];
+  return [...HEAD, ...optionColumns(), ...RUN, ...transportColumns(), ...THROUGHPUT, ...TAIL];
 }
 
 function csvCell(v) {

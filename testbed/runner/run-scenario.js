@@ -23,7 +23,7 @@ const { outcomeLine } = require('./outcome-line');
 
 /** Where the playbacks run: a fresh link and origin process each, or one loopback origin for the run. */
 async function openVenue(o) {
-  if (!o.emulate) return startLoopbackPlaybacks({ contentDir: o.contentDir, dataDir: o.dataDir });
+  if (!o.emulate) return startLoopbackPlaybacks({ scenario: o.scenario, contentDir: o.contentDir, dataDir: o.dataDir });
   const run = { scenario: o.scenario, contentDir: o.contentDir, dataDir: o.dataDir, linkIndex: 40 + (process.pid % 150) };
   return { play: (p, each) => runEmulatedPlayback(p, { ...run, ...each }), close: async () => {} };
 }
@@ -66,6 +66,8 @@ async function runScenario(o) {
   const { scenario, signal } = o;
   const { all, playbacks } = selectPlaybacks(scenario, o.only);
   if (o.emulate) requireRoot();
+  // The flows run between the link's namespaces: loopback has none.
+  else if (scenario.competingFlows) throw new Error(`${scenario.name} has competingFlows, which run through the link emulator only: run it without --no-emulation`);
   const rd = openRunDirectory(o.runDir, scenario);
   const { todo, skipped, expectedSeconds } = remainingPlaybacks(playbacks, rd.read());
   const order = all.map((x) => x.id); // of results.csv

@@ -74,8 +74,11 @@ function expandMatrix(scenario) {
                 switches: scenario.switchSchedules[switchName],
                 repetition,
                 durationSeconds: scenario.durationSeconds,
-                expectedSeconds: viewed + OVERHEAD_SECONDS,
-                timeoutSeconds: scenario.timeoutSeconds ?? Math.round(3 * viewed + 120),
+                // A throughput run also waits ~6 s for the page's connections to close (run-throughput.js).
+                expectedSeconds: viewed + OVERHEAD_SECONDS + (scenario.throughput ? 6 : 0),
+                // A throughput run stops at its time whatever the network does: no need for 3x.
+                timeoutSeconds: scenario.timeoutSeconds ?? Math.round(scenario.throughput ? viewed + 120 : 3 * viewed + 120),
+                ...(scenario.throughput ? { kind: 'throughput' } : {}),
               });
             }
           }

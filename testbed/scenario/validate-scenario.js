@@ -26,6 +26,11 @@
 //   switchSchedules          {name: [{atSeconds, network, outageSeconds, newAddress}, ...]}
 //   reference                the paper's own figures, shown beside ours in the report
 //                            (testbed/report/paper-reference.js)
+//   throughput               {seconds, sampleSeconds, requestMiB}: runs fetch an unbounded
+//                            source for that long instead of playing (throughput-run.js); no
+//                            content, abrs, seeks
+//   competingFlows           [{label, cc, startSeconds, stopSeconds}]: bulk TCP flows through
+//                            the same link beside every run (competing-flows.js)
 //
 // The matrix is transports x abrs x networks x seekSchedules x switchSchedules x repetitions.
 // Seeks, the stop time, transport options and ABR parameters follow the same rules, with the
@@ -35,10 +40,12 @@ const { abrs: abrRegistry } = require('../../player/abr');
 const { transportOptions, transportsWithOption } = require('../../player/transports');
 const options = require('../../player/run-options');
 const { validateReference } = require('../report/paper-reference');
+const { validateThroughput, THROUGHPUT_ABR } = require('./throughput-run');
+const { validateCompetingFlows } = require('./competing-flows');
 
 const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
 const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
-  'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference'];
+  'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference', 'throughput', 'competingFlows'];
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 class ScenarioError extends Error {
@@ -157,7 +164,10 @@ function validateScenario(raw, ctx) {
   const name = raw.name ?? ctx.defaultName;
   if (typeof name !== 'string' || !NAME_RE.test(name)) problems.push(`name ${show(name)} must be letters, digits, "-", "_" or "."`);
   let preset = null;
-  if (typeof raw.content !== 'string') problems.push(`content must name a content preset, got ${show(raw.content)}`);
+  // A throughput run fetches /bytes for a fixed time: no content, no ABR, no seeks (it refuses them).
+  const throughput = validateThroughput(raw.throughput, raw, problems);
+  if (throughput) preset = null;
+  else if (typeof raw.content !== 'string') problems.push(`content must name a content preset, got ${show(raw.content)}`);
   else {
     try {
       preset = ctx.getPreset(raw.content);
@@ -167,8 +177,8 @@ function validateScenario(raw, ctx) {
   }
   const contentSeconds = preset ? preset.durationSeconds : null;
   // The stop time, by the rules of the page URL's stop=.
-  const stopAt = raw.durationSeconds === undefined ? undefined : options.parseStopTime(raw.durationSeconds, options.inFile('durationSeconds'), problems);
-  const durationSeconds = stopAt ?? contentSeconds;
+  const stopAt = raw.durationSeconds === undefined || throughput ? undefined : options.parseStopTime(raw.durationSeconds, options.inFile('durationSeconds'), problems);
+  const durationSeconds = throughput ? throughput.seconds : stopAt ?? contentSeconds;
   if (stopAt !== undefined && contentSeconds && durationSeconds > contentSeconds) problems.push(`durationSeconds ${durationSeconds} is longer than the content (${contentSeconds} s)`);
   const repetitions = raw.repetitions ?? 1;
   if (!(Number.isInteger(repetitions) && repetitions >= 1)) problems.push(`repetitions must be a whole number >= 1, got ${show(raw.repetitions)}`);
@@ -188,7 +198,7 @@ function validateScenario(raw, ctx) {
   const transports = list('transports').map((t, i) => parseTransport(t, `transports[${i}]`, problems));
   const transportLabels = transports.map((t) => t.label);
   transportLabels.forEach((l, i) => { if (l !== null && transportLabels.indexOf(l) !== i) problems.push(`transports: label "${l}" is used twice (give each entry its own label)`); });
-  const abrs = list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
+  const abrs = throughput ? [{ ...THROUGHPUT_ABR }] : list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
   const labels = abrs.map((a) => a.label);
   labels.forEach((l, i) => { if (labels.indexOf(l) !== i) problems.push(`abrs: label "${l}" is used twice (give each entry its own label)`); });
 
@@ -208,14 +218,16 @@ function validateScenario(raw, ctx) {
       for (const s of seeks) if (contentSeconds && s.to >= contentSeconds) problems.push(`seekSchedules.${n}: seek to ${s.to} s is past the content's end (${contentSeconds} s)`);
     }
   }
+  const competingFlows = validateCompetingFlows(raw.competingFlows, { congestionControls: CONGESTION_CONTROLS, runSeconds: durationSeconds || null }, problems);
+  if (competingFlows && raw.switchSchedules !== undefined) problems.push('competingFlows and switchSchedules cannot be combined: a switch changes the client\'s address and drops its connections, the flows\' included');
   const reference = validateReference(raw.reference, { transports: transportLabels.filter(Boolean), abrs: labels, networks, switchSchedules: raw.switchSchedules ? Object.keys(switchSchedules) : [] }, problems);
   if (problems.length) throw new ScenarioError(ctx.source, problems);
   return {
     name,
     description: raw.description || '',
-    content: raw.content,
+    content: throughput ? null : raw.content,
     contentSeconds,
-    segmentSeconds: preset.segmentSeconds,
+    segmentSeconds: preset ? preset.segmentSeconds : null,
     durationSeconds,
     repetitions,
     timeoutSeconds: raw.timeoutSeconds ?? null,
@@ -228,6 +240,9 @@ function validateScenario(raw, ctx) {
     seekSchedules,
     switchSchedules,
     ...(reference ? { reference } : {}),
+    // Only when given: a scenario.json of an earlier run must still match its scenario on resume.
+    ...(throughput ? { throughput } : {}),
+    ...(competingFlows ? { competingFlows } : {}),
   };
 }
 

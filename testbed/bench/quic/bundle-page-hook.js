@@ -9,8 +9,12 @@ const path = require('node:path');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
-/** @returns {Promise<string>} the bundle's JavaScript */
-async function bundlePageHook() {
+/**
+ * @param {string} [entry]  the hook to bundle (default bench:quic's page-hook.js; throughput
+ *   runs bundle testbed/throughput/page-hook.js the same way)
+ * @returns {Promise<string>} the bundle's JavaScript
+ */
+async function bundlePageHook(entry = path.join(__dirname, 'page-hook.js')) {
   const webpack = require('webpack');
   const base = require(path.join(REPO, 'webpack.config.js'))(null, { mode: 'development' });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-quic-bench-hook-'));
@@ -19,7 +23,7 @@ async function bundlePageHook() {
       ...base,
       mode: 'development',
       context: REPO,
-      entry: { hook: path.join(__dirname, 'page-hook.js') },
+      entry: { hook: entry },
       output: { path: dir, filename: '[name].js' },
       devtool: false,
       plugins: [],

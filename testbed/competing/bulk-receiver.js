@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+'use strict';
+// One competing bulk TCP flow's receiver, run in the client namespace on an address of the
+// flow's own: it accepts the sender's connection, reads and discards, and reports the bytes it
+// has received so far at a fixed interval, so the runner can cut the flow's throughput into the
+// same 10 s windows as the measured transport's. Control, one JSON object per line:
+//   argv[2]   {"host": "10.77.40.100", "port": 50000, "sampleMs": 1000}
+//   stdout    {"listening": true}
+//             {"t": EPOCH_MS, "bytes": CUMULATIVE}      every sampleMs once a sender connected
+//             {"accepted": true, "t": EPOCH_MS, "peer": "A.B.C.D:P"}
+//             {"closed": true, "t": EPOCH_MS, "bytes": N}  when the sender's connection ends
+//             {"error": "..."} and exit 1
+// It ends on SIGTERM, SIGINT, or when its stdin closes (its last sample first).
+const net = require('node:net');
+
+function main() {
+  const { host, port, sampleMs = 1000 } = JSON.parse(process.argv[2] || '{}');
+  if (typeof host !== 'string' || !Number.isInteger(port) || !(sampleMs >= 10)) {
+    process.stdout.write(`${JSON.stringify({ error: 'usage: bulk-receiver.js \'{"host": "A.B.C.D", "port": N, "sampleMs": 1000}\'' })}\n`);
+    process.exit(2);
+  }
+  const say = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
+  let bytes = 0;
+  let timer = null;
+  let connection = null;
+  const server = net.createServer((socket) => {
+    if (connection) {
+      socket.destroy(); // one flow, one connection
+      return;
+    }
+    connection = socket;
+    say({ accepted: true, t: Date.now(), peer: `${socket.remoteAddress}:${socket.remotePort}` });
+    say({ t: Date.now(), bytes });
+    timer = setInterval(() => say({ t: Date.now(), bytes }), sampleMs);
+    socket.on('data', (chunk) => { bytes += chunk.length; });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(timer);
+      say({ closed: true, t: Date.now(), bytes });
+    });
+  });
+  server.on('error', (err) => {
+    say({ error: `${host}:${port}: ${err.message}` });
+    process.exit(1);
+  });
+  server.listen(port, host, () => say({ listening: true }));
+  const end = () => {
+    clearInterval(timer);
+    if (connection && !connection.destroyed) say({ t: Date.now(), bytes });
+    process.exit(0);
+  };
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, end);
+  process.stdin.on('end', end);
+  process.stdin.on('error', end);
+  process.stdin.resume();
+}
+
+main();
