@@ -34,7 +34,15 @@ describeAsRoot('the origin in a namespace', () => {
 
   test('its URLs are the ready line\'s, with the default ports, and it serves on them', async () => {
     const ip = link.serverIp;
-    expect(origin.urls).toEqual({ http11: `http://${ip}:8080`, http10: `http://${ip}:8081`, h2: `https://${ip}:8443`, fdsp: `ws://${ip}:8080/fdsp`, h3: `https://${ip}:8444`, webtransport: `https://${ip}:8444/fdsp` });
+    // The HTTP/1.1 pool's default is any free ports (12), listed in its URL's fragment.
+    const { http11pool, ...fixed } = origin.urls;
+    expect(fixed).toEqual({ http11: `http://${ip}:8080`, http10: `http://${ip}:8081`, h2: `https://${ip}:8443`, fdsp: `ws://${ip}:8080/fdsp`, h3: `https://${ip}:8444`, webtransport: `https://${ip}:8444/fdsp` });
+    const pool = new URL(http11pool);
+    const poolPorts = pool.hash.replace('#ports=', '').split(',').map(Number);
+    expect(pool.hostname).toBe(ip);
+    expect(poolPorts).toHaveLength(12);
+    expect(Number(pool.port)).toBe(poolPorts[0]);
+    expect((await fetch(`http://${ip}:${poolPorts[11]}/healthz`)).status).toBe(200);
     expect(origin.pageBase).toBe(origin.urls.http11);
     const info = await (await fetch(`${origin.pageBase}/api/info`)).json();
     expect(info.urls).toEqual(origin.urls);
