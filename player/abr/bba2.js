@@ -222,7 +222,10 @@ function decide(input, state, params) {
     details: { ...details, phase: ph },
   });
 
-  if (input.recentDownloads.length === 0) {
+  // Only startup reads the last download; steady state needs none (the map reads the buffer), so
+  // an empty download list there (the player's window can be empty after a seek or a switch) does
+  // not send BBA-2 back to startup at the lowest rate.
+  if (phase === 'startup' && input.recentDownloads.length === 0) {
     return finish(0, 'startup', 'no download yet, start at the lowest rate');
   }
   if (restarted) {

@@ -112,15 +112,9 @@ function decide(input, state, params) {
   });
   const next = { seekInProgress: seek.seekInProgress, seekHoldRemaining: view.holdRemaining };
 
-  // Delayed download waits for the REAL buffer to fall to B_beta.
-  const realBuffer = input.bufferLevelSeconds;
-  const delaySeconds = realBuffer > beta ? realBuffer - beta : 0;
-  const delayMs = Math.round(delaySeconds * 1000);
-  const delayNote = delaySeconds > 0 ? `; wait ${delaySeconds.toFixed(3)} s (B - B_beta)` : '';
-
   if (input.holdCurrent) {
     const held = heldRung(input);
-    return { representationIndex: held, delayMs, state: next, reason: `SARA: holding rung ${held} while the seek is pending (paper 002 §3.1)${delayNote}`, details: { held: true, delaySeconds } };
+    return { representationIndex: held, delayMs: 0, state: next, reason: `SARA: holding rung ${held} while the seek is pending (paper 002 §3.1)`, details: { held: true, delaySeconds: 0 } };
   }
 
   const sizes = segmentSizesOrNominal(input, 'nextSegmentSizes');
@@ -128,11 +122,11 @@ function decide(input, state, params) {
   const holdNote = view.assumed ? ` [post-seek hold: buffer taken as ${beta} s, ${view.holdRemaining} more]` : '';
   const H = sizeWeightedHarmonicMeanBitsPerSecond(input.recentDownloads, p.throughputWindowSegments);
   const B = view.bufferSeconds;
-  const base = { harmonicMeanBitsPerSecond: H, bufferSeconds: B, thresholdsSeconds: { I, alpha, beta }, sizesFromIndex: sizes.fromIndex, delaySeconds };
+  const base = { harmonicMeanBitsPerSecond: H, bufferSeconds: B, thresholdsSeconds: { I, alpha, beta }, sizesFromIndex: sizes.fromIndex, delaySeconds: 0 };
 
   if (H === null || B <= I) {
     const why = H === null ? 'no download yet' : `buffer ${B.toFixed(3)} s <= I = ${I} s`;
-    return { representationIndex: 0, delayMs, state: next, reason: `SARA fast start: ${why}, the lowest rate${holdNote}${sizeNote}${delayNote}`, details: { ...base, case: 'fast-start', predictedSeconds: null } };
+    return { representationIndex: 0, delayMs: 0, state: next, reason: `SARA fast start: ${why}, the lowest rate${holdNote}${sizeNote}`, details: { ...base, case: 'fast-start', predictedSeconds: null } };
   }
 
   const bytesPerSecond = H / 8;
@@ -158,12 +152,19 @@ function decide(input, state, params) {
     chosen = highestFitting(times, current, top, B - alpha, current);
     why = `B = ${B.toFixed(3)} s > B_beta = ${beta} s: highest rate with t <= B - B_alpha = ${(B - alpha).toFixed(3)} s`;
   }
+  // Only the Delayed-Download phase waits, until the buffer is back at B_beta. Every other case
+  // requests at once: a decrease with B > B_beta (the next segment would take longer than the
+  // buffer lasts) must not also sleep, or the stall it steps down to avoid comes anyway.
+  // Here B is the real buffer: a post-seek hold takes B as B_beta, which is never above it.
+  const delaySeconds = caseName === 'delayed-download' ? B - beta : 0;
+  const delayMs = Math.round(delaySeconds * 1000);
+  const delayNote = delaySeconds > 0 ? `; wait ${delaySeconds.toFixed(3)} s (B - B_beta)` : '';
   return {
     representationIndex: chosen,
     delayMs,
     state: next,
     reason: `SARA ${caseName}: H = ${kbps(H)}, ${why} -> ${kbps(ladder[chosen].bandwidth)}${holdNote}${sizeNote}${delayNote}`,
-    details: { ...base, case: caseName, predictedSeconds: times },
+    details: { ...base, delaySeconds, case: caseName, predictedSeconds: times },
   };
 }
 

@@ -163,6 +163,20 @@ describe('steady state: the chunk map with Algorithm 1', () => {
   });
 });
 
+describe('steady state with no recent download (issue 19: BBA-2 fell back to startup)', () => {
+  test('the map decides and the phase stays steady', () => {
+    // Same buffer as above, B = 61 from rung 7, but the download list is empty: still rung 10.
+    const d = bba2.decide(input({ currentIndex: 7, bufferLevelSeconds: 61, recentDownloads: [], nextSegmentSizes: SIZES }), STEADY);
+    expect(d.state.phase).toBe('steady');
+    expect(d.representationIndex).toBe(10);
+  });
+
+  test('in startup an empty list still means the lowest rate', () => {
+    const d = bba2.decide(input({ currentIndex: 7, bufferLevelSeconds: 61, recentDownloads: [], nextSegmentSizes: SIZES }), STARTUP);
+    expect([d.representationIndex, d.state.phase]).toEqual([0, 'startup']);
+  });
+});
+
 describe('the other maps', () => {
   test('BBA-0\'s rate map (mapKind "rate")', () => {
     // f(61) = 100 000 + 4 400 000 * 49/96 = 2 345 833 bits/s; from rung 7 Rate+ = 1 600 000 <= f

@@ -140,6 +140,28 @@ describe('a full buffer (delayed download)', () => {
   });
 });
 
+describe('only the Delayed-Download phase waits (issue 19: SARA used to wait whenever B > B_beta)', () => {
+  test('a decrease with B above B_beta requests at once', () => {
+    // cur 13 (4500 kbps, 1 125 000 B), B = 24 > B_beta = 20, H = 400 000 B / 10 s = 40 000 B/s:
+    // t[13] = 28.1 s > B - I = 22 s -> decrease to the highest lower rung with S <= 22 * 40 000 =
+    // 880 000 B: rung 12 (3400 kbps, 850 000 B), which takes 21.25 s of the 24 s buffered. Waiting
+    // B - B_beta = 4 s first would leave 20 s of buffer for a 21.25 s download: a stall.
+    const d = sara.decide(input({ currentIndex: 13, bufferLevelSeconds: 24, recentDownloads: [{ bytes: 400000, seconds: 10 }] }), null);
+    expect(d.details.case).toBe('decrease');
+    expect(d.representationIndex).toBe(12);
+    expect(d.delayMs).toBe(0);
+    expect(d.details.delaySeconds).toBe(0);
+    expect(d.reason).not.toMatch(/wait/);
+  });
+
+  test('neither fast start with no download nor a pending seek waits, whatever the buffer', () => {
+    expect(sara.decide(input({ currentIndex: 5, bufferLevelSeconds: 30 }), null).delayMs).toBe(0);
+    const held = sara.decide(input({ currentIndex: 5, bufferLevelSeconds: 30, recentDownloads: H_400K, holdCurrent: true, currentRepresentationIndex: 5 }), null);
+    expect(held.details.held).toBe(true);
+    expect(held.delayMs).toBe(0);
+  });
+});
+
 describe('a seek', () => {
   // H = 5 * 60 000 / 10 = 30 000 B/s (240 kbps); before the seek SARA was at rung 9 (475 000 B)
   const H_240K = times(5, 60000, 2);
