@@ -86,7 +86,7 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('<h2>Rebuffer rate (%)</h2>');
     expect((html.match(/<svg/g) || []).length).toBeGreaterThanOrEqual(7 + 2 * 4);
-    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/\| rtt100-8mbit \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/\| rtt100-8mbit \| [\d.]+ \(n=1\) \| [\d.]+ \(n=1\) \| [\d.]+ \(n=1\) \| [\d.]+ \(n=1\) \|/);
   }, 400000);
 
   test('a finished run resumed again runs nothing', async () => {

@@ -114,7 +114,7 @@ test('registered, its option and result column are in results.csv and its metric
   expect([a[header.indexOf('wings')], a[header.indexOf('feathersLost')]]).toEqual(['3', '4']);
   expect(reportMetrics().find((m) => m.key === 'feathersLost')).toMatchObject({ label: 'Feathers lost (pigeon)', bar: true });
   const groups = aggregate([record('a', 'pigeon', 4), record('c', 'pigeon', 6)]);
-  expect(groups[0].metrics.feathersLost).toEqual({ n: 2, mean: 5, min: 4, max: 6 });
+  expect(groups[0].metrics.feathersLost).toEqual({ n: 2, mean: 5, min: 4, max: 6, ci95: 12.706 }); // sd 1.414, t(1) 12.706, / sqrt(2)
 });
 
 test('the registries refuse what would make a name or a column mean two things', () => {

@@ -20,10 +20,13 @@ function record(o) {
 }
 
 describe('summaries over repetitions', () => {
-  test('mean, min, max and n, ignoring nulls and non-numbers', () => {
-    expect(summarize([1, 2, 6])).toEqual({ n: 3, mean: 3, min: 1, max: 6 });
-    expect(summarize([null, 4, undefined, NaN])).toEqual({ n: 1, mean: 4, min: 4, max: 4 });
-    expect(summarize([])).toEqual({ n: 0, mean: null, min: null, max: null });
+  test('mean, min, max, n and the 95 % interval, ignoring nulls and non-numbers', () => {
+    // 1, 2, 6: mean 3, sd 2.6458, t(2) = 4.303 -> half-width 4.303 * 2.6458 / sqrt(3) = 6.5727
+    const three = summarize([1, 2, 6]);
+    expect(three).toMatchObject({ n: 3, mean: 3, min: 1, max: 6 });
+    expect(three.ci95).toBeCloseTo(6.5727, 3);
+    expect(summarize([null, 4, undefined, NaN])).toEqual({ n: 1, mean: 4, min: 4, max: 4, ci95: null });
+    expect(summarize([])).toEqual({ n: 0, mean: null, min: null, max: null, ci95: null });
   });
 
   test('groups by transport x abr x network x schedules; failed playbacks are counted, never averaged', () => {
@@ -40,7 +43,8 @@ describe('summaries over repetitions', () => {
     expect(h2wifi).toMatchObject({ ok: 2, failed: 1 });
     expect(h2wifi.metrics.rebufferRate.mean).toBeCloseTo(0.03, 12);
     expect(h2wifi.metrics.rebufferRate).toMatchObject({ n: 2, min: 0.02, max: 0.04 });
-    expect(h2wifi.metrics.startupDelaySeconds).toEqual({ n: 2, mean: 1, min: 0.5, max: 1.5 });
+    expect(h2wifi.metrics.startupDelaySeconds).toMatchObject({ n: 2, mean: 1, min: 0.5, max: 1.5 });
+    expect(h2wifi.metrics.startupDelaySeconds.ci95).toBeCloseTo(12.706 * 0.5, 9); // sd 0.7071, t(1), /sqrt(2)
     expect(h2wifi.metrics.meanSeekWaitSeconds.n).toBe(0);
     expect(h1wifi.metrics.meanSeekWaitSeconds.mean).toBe(2);
     expect(h1lte.metrics.linkUtilization.mean).toBe(0.8);
@@ -50,8 +54,9 @@ describe('summaries over repetitions', () => {
     expect(t.cols).toEqual(['h2 / bba2', 'http11 / bba2']);
     expect(t.cells[1][0]).toBeNull(); // h2 never ran on lte
     const rate = METRICS.find((m) => m.key === 'rebufferRate');
-    expect(formatCell(t.cells[0][0], rate)).toBe('3.00 (2.00-4.00)');
-    expect(formatCell(t.cells[0][1], rate)).toBe('10.00');
+    // 2 % and 4 %: sd 1.414 points, t(1) = 12.706 -> +-12.71 points
+    expect(formatCell(t.cells[0][0], rate)).toBe('3.00 ± 12.71 (2.00-4.00, n=2)');
+    expect(formatCell(t.cells[0][1], rate)).toBe('10.00 (n=1)');
     expect(formatCell(t.cells[1][0], rate)).toBe('-');
   });
 });
@@ -242,7 +247,9 @@ describe('the paper\'s figures beside ours', () => {
       const files = writeReport(dir);
       const md = fs.readFileSync(files.md, 'utf8');
       const section = md.slice(md.indexOf('## Rebuffer time'), md.indexOf('## ', md.indexOf('## Rebuffer time') + 3));
-      expect(section).toMatch(/\| network \\ transport \/ abr \| http11 \/ fixed \| fdsp-bp0 \/ fixed \|\n\| --- \| --- \| --- \|\n\| rtt50 \| 3.00 \| 0.40 \|\n\| rtt100 \| 5.00 \| - \|/);
+      expect(section).toMatch(/\| network \\ transport \/ abr \| http11 \/ fixed \| fdsp-bp0 \/ fixed \|\n\| --- \| --- \| --- \|\n\| rtt50 \| 3.00 \(n=1\) \| 0.40 \(n=1\) \|\n\| rtt100 \| 5.00 \(n=1\) \| - \|/);
+      // One playback per cell: no interval, said under the table.
+      expect(section).toContain('- every cell rests on one playback: no intervals, so no difference between cells is established');
       expect(section).toMatch(/The paper's figures \(paper 000 Table 3\), same layout; - where it gives none:\n\n\| network \\ transport \/ abr \| http11 \/ fixed \| fdsp-bp0 \/ fixed \|\n\| --- \| --- \| --- \|\n\| rtt50 \| 1.15 \| 0.09 \|\n\| rtt100 \| - \| - \|/);
       // Metrics the paper gives nothing for get no paper table.
       expect(md.slice(md.indexOf('## Startup delay'), md.indexOf('## Rebuffer rate'))).not.toMatch(/paper's figures/);

@@ -99,12 +99,12 @@ test('the report: mean and 95 % interval over repetitions, the model beside, no 
   expect(par.label).toBe('par-gap350');
   expect(par.metrics.inOrderThroughput).toMatchObject({ n: 2, mean: 2.1e6, min: 2e6, max: 2.2e6 });
   expect(par.metrics.inOrderThroughput.ci95).toBeCloseTo(12.706 * 1e5, 3);
-  expect(par.metrics.startupDelaySeconds).toEqual({ n: 0, mean: null, min: null, max: null }); // no interval on playback metrics
+  expect(par.metrics.startupDelaySeconds).toEqual({ n: 0, mean: null, min: null, max: null, ci95: null }); // a throughput run plays nothing
   const metric = reportMetrics().find((m) => m.key === 'inOrderThroughput');
   const t = pivot(groups, 'inOrderThroughput');
   expect(t.colHeader).toBe('transport');
   expect(t.cols).toEqual(['par-gap350', 'http11']); // in the order the records came
-  expect(formatCell(t.cells[0][0], metric)).toBe('2100 ± 1271 (2000-2200)');
-  expect(formatCell(t.cells[0][1], metric)).toBe('1000');
+  expect(formatCell(t.cells[0][0], metric)).toBe('2100 ± 1271 (2000-2200, n=2)');
+  expect(formatCell(t.cells[0][1], metric)).toBe('1000 (n=1)');
   expect(metric.beside).toBe('modelBound');
 });

@@ -7,10 +7,16 @@ const { writeReport } = require('../report/write-report');
 
 const USAGE = `Usage: npm run report -- RUN_DIR [--plots ID,ID,...]
 
-Writes RUN_DIR/report.html (self-contained: per-metric tables of mean (min-max) over
-repetitions by transport x ABR x network, bar charts, buffer and bitrate over time),
-RUN_DIR/report.md (the tables in Markdown) and RUN_DIR/tables.csv (long form). Works on a
-partial or interrupted run too.
+Writes RUN_DIR/report.html (self-contained: per-metric tables by transport x ABR x network,
+each cell "mean ± half the 95 % interval (min-max, n=playbacks)", under each table the cells
+whose intervals overlap, bar charts, buffer and bitrate over time), RUN_DIR/report.md (the
+tables in Markdown) and RUN_DIR/tables.csv (long form). Works on a partial or interrupted run
+too, and on a directory that keeps only results.csv and scenario.json (as results/ does: the
+same tables, no plots over time).
+
+Cells holding playbacks measured before a fix in results/known-fixes.json that changes that
+metric are marked "†N" (N: the fix's number there), and the report says what each fix changed.
+A playback's code is its commit (results.csv column commit), else its start time.
 
 Options:
   --plots ID,...   playbacks to plot over time (ids = file names in RUN_DIR/playbacks/);

@@ -1,10 +1,13 @@
 'use strict';
 // Report arithmetic: playbacks grouped by what was varied (transport x ABR x network x
-// schedules), each metric summarized over the repetitions as mean, min and max. Pure.
+// schedules), each metric summarized over the repetitions as n, mean, the half-width of its 95 %
+// confidence interval (Student's t), min and max. Pure.
 // Failed playbacks are counted per group but never averaged in (they have no metrics);
 // a metric that is null in a playback (no seek happened, unlimited link) is left out of
 // that metric only, and `n` says how many values each summary rests on.
-const { resultColumns, transportColumns } = require('../runner/results-table');
+// It works on results.csv's rows (results-table.js toRow), so a report can be rebuilt from a
+// stored results.csv as well as from a run directory's records.
+const { transportColumns, toRow } = require('../runner/results-table');
 
 // The report's metrics every playback has; the transports' own (DataChannel PLR, ...) follow
 // the network's packet loss ratio (reportMetrics below).
@@ -12,22 +15,26 @@ const BASE_METRICS = [
   { key: 'startupDelaySeconds', label: 'Startup delay', unit: 's', scale: 1, digits: 2, bar: true },
   { key: 'meanSeekWaitSeconds', label: 'Seek wait (mean per playback)', unit: 's', scale: 1, digits: 2, bar: true },
   { key: 'rebufferRate', label: 'Rebuffer rate', unit: '%', scale: 100, digits: 2, bar: true },
-  { key: 'rebufferInstances', label: 'Rebuffer instances', unit: '', scale: 1, digits: 1 },
-  { key: 'rebufferSeconds', label: 'Rebuffer time', unit: 's', scale: 1, digits: 2 },
+  { key: 'rebufferInstances', label: 'Rebuffer instances (stalls after startup)', unit: '', scale: 1, digits: 1 },
+  { key: 'rebufferSeconds', label: 'Rebuffer time (stalls after startup; the startup delay not counted)', unit: 's', scale: 1, digits: 2 },
+  // Paper 000 Table 3 counts the startup delay as rebuffering instance 1 ("Rebuff 1"), in the
+  // time and in the count: derived from the two columns above, so any run can be read both ways.
+  { key: 'rebufferInstancesWithStartup', label: 'Rebuffer instances, startup counted as instance 1 (paper 000 Table 3\'s definition)', unit: '', scale: 1, digits: 1, derive: (r) => (r.rebufferInstances === null || r.rebufferInstances === undefined || r.startupDelaySeconds === null || r.startupDelaySeconds === undefined ? null : r.rebufferInstances + 1) },
+  { key: 'rebufferSecondsWithStartup', label: 'Rebuffer time, startup delay included (paper 000 Table 3\'s definition)', unit: 's', scale: 1, digits: 2, derive: (r) => (r.rebufferSeconds === null || r.rebufferSeconds === undefined || r.startupDelaySeconds === null || r.startupDelaySeconds === undefined ? null : r.rebufferSeconds + r.startupDelaySeconds) },
   { key: 'averagePlaybackBitrate', label: 'Average playback bitrate', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true },
   { key: 'switchCount', label: 'Bitrate switches', unit: '', scale: 1, digits: 1 },
   { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3, bar: true },
   { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1, bar: true },
   { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2, bar: true },
   { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },
-  // Throughput runs and competing flows (paper 001 Figs. 6-7): mean and 95 % interval over
-  // the repetitions (interval95); the model's bound is shown beside the measurement (beside).
-  { key: 'inOrderThroughput', label: 'In-order throughput (throughput runs)', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true, interval: true, beside: 'modelBound' },
+  // Throughput runs and competing flows (paper 001 Figs. 6-7); the model's bound is shown
+  // beside the measurement (beside).
+  { key: 'inOrderThroughput', label: 'In-order throughput (throughput runs)', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true, beside: 'modelBound' },
   { key: 'modelBound', label: 'Model upper bound (paper 001: eq. 4 for request-response streams, eq. 1 for one connection; capped at the link rate)', unit: 'kbit/s', scale: 1e-3, digits: 0 },
-  { key: 'throughputToModel', label: 'In-order throughput / model bound', unit: '%', scale: 100, digits: 1, interval: true },
-  { key: 'throughputCv', label: 'Throughput variation (coefficient of variation of the 10 s windows)', unit: '%', scale: 100, digits: 1, interval: true },
-  { key: 'competingThroughput', label: 'Competing flows throughput (while both ran)', unit: 'kbit/s', scale: 1e-3, digits: 0, interval: true },
-  { key: 'throughputRatio', label: 'Throughput ratio (measured transport / competing flows; paper 001 Fig. 7, 1 = fair)', unit: '', scale: 1, digits: 2, bar: true, interval: true },
+  { key: 'throughputToModel', label: 'In-order throughput / model bound', unit: '%', scale: 100, digits: 1 },
+  { key: 'throughputCv', label: 'Throughput variation (coefficient of variation of the 10 s windows)', unit: '%', scale: 100, digits: 1 },
+  { key: 'competingThroughput', label: 'Competing flows throughput (while both ran)', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  { key: 'throughputRatio', label: 'Throughput ratio (measured transport / competing flows; paper 001 Fig. 7, 1 = fair)', unit: '', scale: 1, digits: 2, bar: true },
 ];
 
 /**
@@ -58,11 +65,14 @@ function interval95(values) {
   return (T95[xs.length - 2] ?? 1.96) * (sd / Math.sqrt(xs.length));
 }
 
-/** mean/min/max/n of the finite numbers in values (null when there are none) */
+/**
+ * n, mean, min, max and ci95 (half the 95 % interval's width; null below two values) of the
+ * finite numbers in values; mean, min and max are null when there are none.
+ */
 function describe(values) {
   const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
-  if (!xs.length) return { n: 0, mean: null, min: null, max: null };
-  return { n: xs.length, mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) };
+  if (!xs.length) return { n: 0, mean: null, min: null, max: null, ci95: null };
+  return { n: xs.length, mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs), ci95: interval95(xs) };
 }
 
 function groupKey(r) {
@@ -71,34 +81,38 @@ function groupKey(r) {
 
 /**
  * @param {object[]} records  playback records (run-directory.js)
- * @returns {{key: object, label: string, ok: number, failed: number, ids: string[], metrics: Object<string, {n, mean, min, max}>}[]}
- *   in the order the groups first appear
+ * @returns see aggregateRows
  */
 function aggregate(records) {
+  return aggregateRows(records.map(toRow));
+}
+
+/**
+ * @param {object[]} rows  results.csv rows: {id, transport, abr, ..., status, METRIC: number|null}
+ * @returns {{key: object, label: string, ok: number, failed: number, ids: string[], metrics: Object<string, {n, mean, min, max, ci95}>}[]}
+ *   in the order the groups first appear
+ */
+function aggregateRows(rows) {
   const metrics = reportMetrics();
-  const column = Object.fromEntries(resultColumns().map((c) => [c.name, c]));
   const groups = new Map();
-  for (const r of records) {
+  for (const r of rows) {
     const k = groupKey(r);
-    if (!groups.has(k)) groups.set(k, { key: Object.fromEntries(GROUP_KEYS.map((g) => [g, r[g]])), records: [] });
-    groups.get(k).records.push(r);
+    if (!groups.has(k)) groups.set(k, { key: Object.fromEntries(GROUP_KEYS.map((g) => [g, r[g]])), rows: [] });
+    groups.get(k).rows.push(r);
   }
   const varying = GROUP_KEYS.filter((k) => new Set([...groups.values()].map((g) => g.key[k])).size > 1);
   // Labels name only what varies: "h2 / bba2", not "h2 / bba2 / the-only-network". A
   // throughput run has no ABR (null): it is left out.
   const labelKeys = varying.length ? varying : ['transport', 'abr'];
   return [...groups.values()].map((g) => {
-    const ok = g.records.filter((r) => r.status === 'ok');
+    const ok = g.rows.filter((r) => r.status === 'ok');
     return {
       key: g.key,
       label: labelKeys.map((k) => g.key[k]).filter((v) => v !== null && v !== undefined).join(' / '),
       ok: ok.length,
-      failed: g.records.length - ok.length,
-      ids: g.records.map((r) => r.id),
-      metrics: Object.fromEntries(metrics.map((m) => {
-        const values = ok.map((r) => column[m.key].get(r));
-        return [m.key, m.interval ? { ...describe(values), ci95: interval95(values) } : describe(values)];
-      })),
+      failed: g.rows.length - ok.length,
+      ids: g.rows.map((r) => r.id),
+      metrics: Object.fromEntries(metrics.map((m) => [m.key, describe(ok.map((r) => (m.derive ? m.derive(r) : r[m.key])))])),
     };
   });
 }
@@ -128,16 +142,45 @@ function pivot(groups, metricKey) {
 }
 
 /**
- * A summary cell as text in the metric's display unit: "mean (min-max)", or "-"; a cell with a
- * 95 % interval (interval metrics, two or more values): "mean ± half-width (min-max)".
+ * A summary cell as text in the metric's display unit, or "-". Our measurements (cells with a
+ * ci95 field): "mean ± half-width (min-max, n=N)", with one value "mean (n=1)". A paper's figure
+ * (no ci95 field): "mean". Marks follow: " †1,2" where the cell has playbacks measured before
+ * known fixes 1 and 2 (known-fixes.js sets cell.predates).
  */
 function formatCell(cell, metric) {
   if (!cell || cell.n === 0) return '-';
   const f = (v) => (v * metric.scale).toFixed(metric.digits);
-  if (cell.ci95 !== undefined && cell.ci95 !== null && cell.n > 1) return `${f(cell.mean)} ± ${f(cell.ci95)} (${f(cell.min)}-${f(cell.max)})`;
-  return cell.n === 1 || cell.min === cell.max ? f(cell.mean) : `${f(cell.mean)} (${f(cell.min)}-${f(cell.max)})`;
+  const marks = cell.predates && cell.predates.length ? ` †${cell.predates.join(',')}` : '';
+  if (!('ci95' in cell)) return `${cell.n === 1 || cell.min === cell.max ? f(cell.mean) : `${f(cell.mean)} (${f(cell.min)}-${f(cell.max)})`}${marks}`;
+  if (cell.n === 1) return `${f(cell.mean)} (n=1)${marks}`;
+  return `${f(cell.mean)} ± ${f(cell.ci95)} (${f(cell.min)}-${f(cell.max)}, n=${cell.n})${marks}`;
 }
 
-module.exports = { aggregate, describe, interval95, pivot, formatCell, varyingKeys, reportMetrics, GROUP_KEYS };
+/**
+ * Where a row of a pivot table cannot tell its cells apart: the pairs of columns whose 95 %
+ * intervals overlap (both cells with n >= 2). Cells with fewer values have no interval and are
+ * named apart. A difference between two cells of a pair is not established by these runs.
+ * @returns {{row: string, overlapping: [string, string][], noInterval: string[]}[]} rows with something to say
+ */
+function overlapsByRow(t) {
+  const out = [];
+  t.rows.forEach((row, i) => {
+    const cells = t.cells[i].map((c, j) => ({ col: t.cols[j], c })).filter(({ c }) => c && c.n > 0);
+    const withInterval = cells.filter(({ c }) => c.n >= 2 && c.ci95 !== null && c.ci95 !== undefined);
+    const overlapping = [];
+    for (let a = 0; a < withInterval.length; a += 1) {
+      for (let b = a + 1; b < withInterval.length; b += 1) {
+        const x = withInterval[a].c;
+        const y = withInterval[b].c;
+        if (x.mean - x.ci95 <= y.mean + y.ci95 && y.mean - y.ci95 <= x.mean + x.ci95) overlapping.push([withInterval[a].col, withInterval[b].col]);
+      }
+    }
+    const noInterval = cells.filter(({ c }) => c.n < 2).map(({ col }) => col);
+    if (cells.length > 1 && (overlapping.length || noInterval.length)) out.push({ row, overlapping, noInterval });
+  });
+  return out;
+}
+
+module.exports = { aggregate, aggregateRows, describe, interval95, pivot, formatCell, overlapsByRow, varyingKeys, reportMetrics, GROUP_KEYS };
 // METRICS: the list as it is when read (reportMetrics() for the registered transports).
 Object.defineProperty(module.exports, 'METRICS', { enumerable: true, get: reportMetrics });

@@ -1,14 +1,19 @@
 'use strict';
 // A run directory -> report.html (self-contained: tables and inline SVG plots), report.md
-// (the same tables in Markdown) and tables.csv (every metric summary in long form).
+// (the same tables in Markdown) and tables.csv (every metric summary in long form). A directory
+// with results.csv and scenario.json but no playback records (results/ keeps runs that way)
+// gets the same tables, without the plots over time. Cells measured before a known fix that
+// changes them are marked (known-fixes.js).
 const fs = require('node:fs');
 const path = require('node:path');
 const { readRecords } = require('../runner/run-directory');
-const { aggregate, pivot, formatCell, reportMetrics, GROUP_KEYS } = require('./aggregate');
+const { aggregateRows, pivot, formatCell, overlapsByRow, reportMetrics, GROUP_KEYS } = require('./aggregate');
+const { parseResultsCsv } = require('./results-csv');
+const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('./known-fixes');
 const { lineChart, barChart, esc } = require('./svg-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
-const { csvCell } = require('../runner/results-table');
+const { csvCell, toRow } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
 const { transports } = require('../../player/transports');
@@ -91,6 +96,19 @@ function cellText(t, i, j, metric, beside) {
   return other && other.n ? `${text} (${beside.word} ${formatCell(other, beside.m)})` : text;
 }
 
+/** One sentence per row where the 95 % intervals do not tell cells apart (one in all when no cell has an interval). */
+function overlapSentences(t) {
+  const rows = overlapsByRow(t);
+  const cells = t.cells.flat().filter((c) => c && c.n > 0);
+  if (cells.length > 1 && cells.every((c) => c.n < 2)) return ['every cell rests on one playback: no intervals, so no difference between cells is established'];
+  return rows.map(({ row, overlapping, noInterval }) => {
+    const parts = [];
+    if (overlapping.length) parts.push(`intervals overlap: ${overlapping.map(([a, b]) => `${a} ~ ${b}`).join(', ')}`);
+    if (noInterval.length) parts.push(`one value, no interval: ${noInterval.join(', ')}`);
+    return `${row}: ${parts.join('; ')}`;
+  });
+}
+
 function htmlTable(t, metric, beside = null) {
   const head = `<tr><th>${esc(t.rowHeader)} \\ ${esc(t.colHeader)}</th>${t.cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
   const body = t.rows.map((row, i) => `<tr><th>${esc(row)}</th>${t.cells[i].map((c, j) => `<td>${esc(cellText(t, i, j, metric, beside))}</td>`).join('')}</tr>`).join('');
@@ -104,22 +122,57 @@ function markdownTable(t, metric, beside = null) {
 }
 
 function longCsv(groups, metrics) {
-  const header = ['metric', 'unit', ...GROUP_KEYS, 'ok', 'failed', 'n', 'mean', 'min', 'max', 'ci95'];
+  const header = ['metric', 'unit', ...GROUP_KEYS, 'ok', 'failed', 'n', 'mean', 'min', 'max', 'ci95', 'predatesFixes'];
   const lines = [header.join(',')];
   for (const m of metrics) {
     for (const g of groups) {
       const c = g.metrics[m.key];
       const scaled = (v) => (v === null ? null : v * m.scale);
-      // ci95: half the 95 % interval's width, for the metrics that have one.
-      lines.push([m.key, m.unit, ...GROUP_KEYS.map((k) => g.key[k]), g.ok, g.failed, c.n, scaled(c.mean), scaled(c.min), scaled(c.max), scaled(c.ci95 ?? null)].map(csvCell).join(','));
+      // ci95: half the 95 % interval's width (two or more values); predatesFixes: the numbers
+      // of the known fixes some of the cell's playbacks were measured without.
+      lines.push([m.key, m.unit, ...GROUP_KEYS.map((k) => g.key[k]), g.ok, g.failed, c.n, scaled(c.mean), scaled(c.min), scaled(c.max), scaled(c.ci95 ?? null), (c.predates || []).join(' ')].map(csvCell).join(','));
     }
   }
   return `${lines.join('\n')}\n`;
 }
 
 /**
+ * The playbacks of a run directory as results rows (and their records where it has them).
+ * @returns {{rows: object[], records: object[]|null}}
+ */
+function readRun(runDir) {
+  if (fs.existsSync(path.join(runDir, 'playbacks'))) {
+    const records = readRecords(runDir);
+    return { rows: records.map((r) => ({ ...toRow(r), emulated: Boolean(r.emulated) })), records };
+  }
+  const csv = path.join(runDir, 'results.csv');
+  if (!fs.existsSync(csv)) throw new Error(`${runDir} has neither playback records (playbacks/) nor a results.csv`);
+  // results.csv keeps no "emulated" column: results/ holds emulated runs only, and a row with a
+  // measured link figure says so.
+  const rows = parseResultsCsv(fs.readFileSync(csv, 'utf8')).map((r) => ({ ...r, emulated: r.packetLossRatio !== null || r.wireBytesDown !== null }));
+  return { rows, records: null };
+}
+
+/** The known-fix marks, and the report's lines about them. */
+function markKnownFixes(groups, rows, scenario, o) {
+  const fixes = o.knownFixes !== undefined ? o.knownFixes : loadKnownFixes(undefined, reportMetrics().map((m) => m.key));
+  if (!fixes.length) return { lines: [] };
+  const metricByKey = new Map(reportMetrics().map((m) => [m.key, m]));
+  const metricValue = (r, key) => (metricByKey.get(key).derive ? metricByKey.get(key).derive(r) : r[key]);
+  const { used, unknown } = markCells(groups, new Map(rows.map((r) => [r.id, r])), fixes, { contains: o.contains || gitAncestry(), namesOf: namesFromScenario(scenario), metricValue });
+  const lines = used.map((n) => {
+    const f = fixes[n - 1];
+    return `†${n}: measured before ${f.commit.slice(0, 7)} (${f.date}), which changes ${f.metrics === '*' ? 'every metric' : f.metrics.join(', ')}${Object.keys(f.scope).length ? ` of ${Object.entries(f.scope).map(([k, v]) => `${k} ${v.join('/')}`).join(', ')}` : ''}: ${f.what}`;
+  });
+  if (unknown.length) lines.push(`${unknown.length} playback(s) record no commit this clone knows (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', ...' : ''}): whether they predate the known fixes cannot be told.`);
+  return { lines };
+}
+
+/**
  * @param {string} runDir
- * @param {{plots?: string[]}} [o]  playback ids to plot over time
+ * @param {{plots?: string[], knownFixes?: object[], contains?: Function}} [o]  playback ids to plot
+ *   over time; the known fixes (default results/known-fixes.json) and how to tell whether a
+ *   playback's code contains one (default: git history)
  * @returns {{html: string, md: string, csv: string}} the files written
  */
 function writeReport(runDir, o = {}) {
@@ -128,12 +181,17 @@ function writeReport(runDir, o = {}) {
   const scenario = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
   // In the scenario's own order (transports, then ABRs, ...), not the file names' order.
   const rank = new Map(expandMatrix(scenario).map((p, i) => [p.id, i]));
-  const records = readRecords(runDir).sort((a, b) => (rank.get(a.id) ?? 1e9) - (rank.get(b.id) ?? 1e9));
-  if (!records.length) throw new Error(`${runDir} has no playback records yet`);
-  const groups = aggregate(records);
-  const ok = records.filter((r) => r.status === 'ok').length;
-  const failed = records.filter((r) => r.status !== 'ok');
-  const emulated = records.some((r) => r.emulated);
+  const byRank = (a, b) => (rank.get(a.id) ?? 1e9) - (rank.get(b.id) ?? 1e9);
+  const run = readRun(runDir);
+  const rows = run.rows.sort(byRank);
+  const records = run.records ? run.records.sort(byRank) : [];
+  if (!rows.length) throw new Error(`${runDir} has no playback records yet`);
+  if (o.plots && o.plots.length && !run.records) throw new Error(`--plots: ${runDir} keeps no playback records (only results.csv), so there is nothing to plot over time`);
+  const groups = aggregateRows(rows);
+  const fixNotes = markKnownFixes(groups, rows, scenario, o).lines;
+  const ok = rows.filter((r) => r.status === 'ok').length;
+  const failed = rows.filter((r) => r.status !== 'ok');
+  const emulated = rows.some((r) => r.emulated);
   const generated = new Date().toISOString();
   const profiles = Object.entries(scenario.profiles).map(([name, p]) => [name, describeProfile(p)]);
   // What a transport says about some of its playbacks (a congestion control that is not
@@ -156,11 +214,11 @@ function writeReport(runDir, o = {}) {
     }) : '';
     const besideMetric = m.beside ? metrics.find((x) => x.key === m.beside) : null;
     const beside = besideMetric ? { m: besideMetric, t: pivot(groups, besideMetric.key), word: 'model' } : null;
-    return { m, t, bars, beside, paper: referencePivot(groups, scenario.reference, m.key) };
+    return { m, t, bars, beside, paper: referencePivot(groups, scenario.reference, m.key), overlaps: overlapSentences(t) };
   }).filter(Boolean);
   const paperCaption = scenario.reference ? `The paper's figures (${scenario.reference.source}), same layout; - where it gives none` : '';
 
-  const plots = choosePlots(records, groups, o.plots);
+  const plots = run.records ? choosePlots(records, groups, o.plots) : [];
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(scenario.name)}: QoE report</title>
 <style>
@@ -175,23 +233,26 @@ th { background: #f4f4f4; } tr th:first-child { text-align: left; }
 <p>${esc(scenario.description || '')}</p>
 <p class="note">${scenario.throughput ? `Throughput runs: each fetches the origin's byte source for <b>${scenario.throughput.seconds} s</b>, in-order throughput per ${scenario.throughput.sampleSeconds} s` : `Content <b>${esc(scenario.content)}</b>, stop at ${scenario.durationSeconds} s of media`}, ${scenario.repetitions} repetition(s);
 ${ok} playbacks ok, ${failed.length} failed; ${emulated ? `through the link emulator, TCP congestion control ${esc(scenario.congestionControl)} at the origin` : '<span class="warn">WITHOUT network emulation (loopback): network profiles were not applied</span>'}.
-Cells: mean (min-max) over repetitions; mean ± half the 95 % interval where a metric has one.${scenario.competingFlows ? ` Competing flows: ${esc(scenario.competingFlows.map((f) => `${f.label} (${f.cc}, ${f.startSeconds}-${f.stopSeconds ?? 'end'} s)`).join(', '))}.` : ''} Report generated ${generated}.</p>
+Cells: mean ± half the 95 % confidence interval (Student's t) (min-max, n = playbacks it rests on); one playback: mean (n=1), no interval. Under each table, per row, the cells whose intervals overlap: their difference is not established by these runs.${scenario.competingFlows ? ` Competing flows: ${esc(scenario.competingFlows.map((f) => `${f.label} (${f.cc}, ${f.startSeconds}-${f.stopSeconds ?? 'end'} s)`).join(', '))}.` : ''} Report generated ${generated}.</p>
 ${notes.map((n) => `<p class="note warn">${esc(n)}</p>`).join('\n')}
+${fixNotes.length ? `<h2>Figures measured before a fix</h2>\n<ul class="warn">${fixNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <h2>Network profiles</h2>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
-${sections.map(({ m, t, bars, beside, paper }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m, beside)}\n${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
+${sections.map(({ m, t, bars, beside, paper, overlaps }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m, beside)}\n${overlaps.length ? `<p class="note">${overlaps.map(esc).join('<br>')}</p>\n` : ''}${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
 ${scenario.throughput ? `<h2>Throughput over time</h2>
 <p class="note">${plots.length} run(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; in-order throughput per ${scenario.throughput.sampleSeconds} s window, competing flows in red, the model's bound dashed.</p>` : `<h2>Buffer level and bitrate over time</h2>
 <p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>`}
-${plots.map(chartsOf).join('\n')}
+${run.records ? plots.map(chartsOf).join('\n') : '<p class="note">This directory keeps results.csv only, not the playback records: no plots over time.</p>'}
 ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>error</th></tr>${failed.map((r) => `<tr><th>${esc(r.id)}</th><td style="text-align:left">${esc(r.error)}</td></tr>`).join('')}</table>` : ''}
 </body></html>
 `;
   const md = [`# ${scenario.name}`, '', scenario.description || '', '',
-    `${scenario.throughput ? `Throughput runs of ${scenario.throughput.seconds} s (in-order throughput per ${scenario.throughput.sampleSeconds} s)` : `Content ${scenario.content}, stop at ${scenario.durationSeconds} s`}, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean (min-max); mean ± half the 95 % interval where a metric has one.`, '',
+    `${scenario.throughput ? `Throughput runs of ${scenario.throughput.seconds} s (in-order throughput per ${scenario.throughput.sampleSeconds} s)` : `Content ${scenario.content}, stop at ${scenario.durationSeconds} s`}, ${scenario.repetitions} repetition(s); ${ok} ok, ${failed.length} failed; ${emulated ? `emulated link, ${scenario.congestionControl}` : 'NO emulation (loopback)'}. Cells: mean ± half the 95 % confidence interval (min-max, n=playbacks); one playback: mean (n=1). Under each table, per row, the cells whose intervals overlap (difference not established).`, '',
     ...notes.flatMap((n) => [n, '']),
+    ...(fixNotes.length ? ['## Figures measured before a fix', '', ...fixNotes.map((n) => `- ${n}`), ''] : []),
     '| profile | settings |', '| --- | --- |', ...profiles.map(([n, d]) => `| ${n} | ${d} |`), '',
-    ...sections.flatMap(({ m, t, beside, paper }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m, beside), '',
+    ...sections.flatMap(({ m, t, beside, paper, overlaps }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m, beside), '',
+      ...(overlaps.length ? [...overlaps.map((x) => `- ${x}`), ''] : []),
       ...(paper ? [`${paperCaption}:`, '', markdownTable(paper, m), ''] : [])]),
     ...(failed.length ? ['## Failed playbacks', '', ...failed.map((r) => `- ${r.id}: ${r.error}`), ''] : []),
   ].join('\n');

@@ -105,8 +105,9 @@ function failedFields(error) {
  * @param {object} [o.played]      what the playback returned, if it ran to its end
  * @param {Error} [o.error]        else why it failed
  * @param {object[]} o.requestLog  the origin's request log entries for this playback
+ * @param {{commit: string|null, dirty: boolean|null}} [o.code]  the lab's commit (code-version.js)
  */
-function playbackRecord({ scenario, playback: p, emulated, playerConfig, startedAt, endedAt, played = null, error = null, requestLog }) {
+function playbackRecord({ scenario, playback: p, emulated, playerConfig, startedAt, endedAt, played = null, error = null, requestLog, code = null }) {
   if (!played === !error) throw new Error('playbackRecord: give exactly one of played and error');
   return {
     id: p.id,
@@ -127,6 +128,9 @@ function playbackRecord({ scenario, playback: p, emulated, playerConfig, started
     congestionControl: emulated ? scenario.congestionControl : null,
     playerConfig,
     startedAt: startedAt.toISOString(),
+    // The code that measured it: a report marks figures made before a listed fix.
+    commit: code ? code.commit : null,
+    commitDirty: code ? code.dirty : null,
     ...(played && played.throughput ? throughputRunFields(played, { scenario, playback: p, emulated }) : {}),
     ...(played && !played.throughput ? playedFields(played, { rate: emulated ? p.profile.rate : null }) : {}),
     ...(error ? failedFields(error) : {}),

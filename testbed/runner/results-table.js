@@ -54,6 +54,10 @@ const TAIL = [
   ['originRequests', '', (r) => r.origin && r.origin.requests],
   ['originConnections', '', (r) => r.origin && r.origin.connections],
   ['wallSeconds', 's', (r) => r.wallSeconds],
+  // When and by which code (a dirty work tree adds "+"): the report marks cells measured before
+  // a fix in results/known-fixes.json.
+  ['startedAt', '', (r) => r.startedAt],
+  ['commit', '', (r) => (r.commit ? `${r.commit}${r.commitDirty ? '+' : ''}` : null)],
 ].map(column);
 
 /**

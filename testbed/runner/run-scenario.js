@@ -20,6 +20,7 @@ const { startLoopbackPlaybacks } = require('./loopback-playback');
 const { playbackRecord, playerConfigFor } = require('./playback-record');
 const { readRequestLog } = require('./origin-log-summary');
 const { outcomeLine } = require('./outcome-line');
+const { codeVersion } = require('./code-version');
 
 /** Where the playbacks run: a fresh link and origin process each, or one loopback origin for the run. */
 async function openVenue(o) {
@@ -32,14 +33,14 @@ async function openVenue(o) {
  * Plays one playback and builds its record; null when the run was interrupted during it (an
  * interrupted playback is not a result: resume plays it again).
  */
-async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlaying }) {
+async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlaying, code }) {
   const logFile = rd.logFile(p.id);
   // A playback run again (failed before) starts a fresh log: the origin appends.
   fs.rmSync(logFile, { force: true });
   const playerConfig = playerConfigFor(scenario, p);
   const startedAt = new Date();
   const record = (outcome) => playbackRecord({
-    scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile),
+    scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile), code,
   });
   try {
     return record({ played: await venue.play(p, { playerConfig, logFile, signal, onPlaying }) });
@@ -81,6 +82,9 @@ async function runScenario(o) {
     print('warning: running WITHOUT network emulation (--no-emulation): every playback uses loopback; network profiles and switch schedules are ignored');
   }
 
+  const code = codeVersion();
+  if (!code.commit) print(`note: the playbacks record no commit (${code.why}), so a report cannot tell which of them predate a fix in results/known-fixes.json`);
+  else if (code.dirty) print(`note: the work tree has uncommitted changes on top of ${code.commit.slice(0, 7)}; the playbacks record that (commitDirty)`);
   const venue = await openVenue(o);
   const bar = createProgressBar(scenario.name);
   let doneSeconds = 0;
@@ -100,7 +104,7 @@ async function runScenario(o) {
         bar.done();
         print(`${label} playing: origin PID ${originPid}${serverNs ? ` in ${serverNs}` : ' (this process)'}, Chromium PID ${chromiumPid}${clientNs ? ` in ${clientNs}` : ''}`);
       };
-      const record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying });
+      const record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code });
       if (!record) {
         interrupted = true;
         break;

@@ -1,0 +1,158 @@
+'use strict';
+// What a reviewer needs to trust a report: which cells rest on how many playbacks and whether
+// their intervals tell them apart (overlapsByRow), which cells were measured before a fix that
+// changes them (known-fixes.js), paper 000's rebuffering definition beside ours, and the same
+// tables rebuilt from a stored results.csv (results/ keeps no playback records).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { aggregateRows, pivot, formatCell, overlapsByRow, reportMetrics } = require('../../testbed/report/aggregate');
+const { markCells, loadKnownFixes, gitAncestry, namesFromScenario, DEFAULT_FILE } = require('../../testbed/report/known-fixes');
+const { parseResultsCsv } = require('../../testbed/report/results-csv');
+const { toCsv, resultColumns } = require('../../testbed/runner/results-table');
+const { codeVersion } = require('../../testbed/runner/code-version');
+const { writeReport } = require('../../testbed/report/write-report');
+const { validateScenario } = require('../../testbed/scenario/validate-scenario');
+const { getPreset } = require('../../origin/content/presets');
+
+const row = (o) => ({ seekSchedule: 'none', switchSchedule: 'none', status: 'ok', startupDelaySeconds: 1, rebufferSeconds: 0, rebufferInstances: 0, ...o });
+const metric = (key) => reportMetrics().find((m) => m.key === key);
+
+describe('intervals and overlaps', () => {
+  const rows = [
+    // h2 on wifi: 10, 11, 12 -> mean 11, sd 1, t(2) 4.303 -> +-2.484: [8.52, 13.48]
+    ...[10, 11, 12].map((v, i) => row({ id: `h2.${i}`, transport: 'h2', abr: 'basic', network: 'wifi', startupDelaySeconds: v })),
+    // h3 on wifi: 13, 14, 15 -> [11.52, 16.48]: overlaps h2's
+    ...[13, 14, 15].map((v, i) => row({ id: `h3.${i}`, transport: 'h3', abr: 'basic', network: 'wifi', startupDelaySeconds: v })),
+    // http11 on wifi: 30, 30.5, 31 -> [28.76, 32.24]: apart from both
+    ...[30, 30.5, 31].map((v, i) => row({ id: `h1.${i}`, transport: 'http11', abr: 'basic', network: 'wifi', startupDelaySeconds: v })),
+    // on lte each transport once: no interval
+    row({ id: 'h2.lte', transport: 'h2', abr: 'basic', network: 'lte', startupDelaySeconds: 3 }),
+    row({ id: 'h3.lte', transport: 'h3', abr: 'basic', network: 'lte', startupDelaySeconds: 4 }),
+  ];
+  const t = pivot(aggregateRows(rows), 'startupDelaySeconds');
+
+  test('every cell shows mean, half-width, range and n', () => {
+    expect(formatCell(t.cells[0][0], metric('startupDelaySeconds'))).toBe('11.00 ± 2.48 (10.00-12.00, n=3)');
+    expect(formatCell(t.cells[1][0], metric('startupDelaySeconds'))).toBe('3.00 (n=1)');
+  });
+
+  test('per row, the pairs whose 95 % intervals overlap and the cells with no interval', () => {
+    expect(overlapsByRow(t)).toEqual([
+      { row: 'wifi', overlapping: [['h2 / basic', 'h3 / basic']], noInterval: [] },
+      { row: 'lte', overlapping: [], noInterval: ['h2 / basic', 'h3 / basic'] },
+    ]);
+  });
+});
+
+test('paper 000\'s rebuffering (startup as instance 1) is derived beside ours', () => {
+  const g = aggregateRows([row({ id: 'a', transport: 'http11', abr: 'fixed', network: 'rtt50', startupDelaySeconds: 5.7, rebufferSeconds: 3.2, rebufferInstances: 2 })])[0];
+  expect(g.metrics.rebufferSeconds.mean).toBe(3.2);
+  expect(g.metrics.rebufferSecondsWithStartup.mean).toBeCloseTo(8.9, 12);
+  expect(g.metrics.rebufferInstancesWithStartup.mean).toBe(3);
+  // A playback with no startup figure (it never started) has no value on the paper's definition.
+  const none = aggregateRows([row({ id: 'b', transport: 'http11', abr: 'fixed', network: 'rtt50', startupDelaySeconds: null, rebufferSeconds: 0 })])[0];
+  expect(none.metrics.rebufferSecondsWithStartup.n).toBe(0);
+});
+
+describe('cells measured before a known fix', () => {
+  const scenario = { name: 'paper002-connswitch', transports: ['http11', { name: 'h3', label: 'quic' }], abrs: [{ name: 'sara', label: 'sara' }, { name: 'basic', label: 'basic' }] };
+  const fixes = [
+    { commit: 'aaaaaaa', date: '2026-11-23', what: 'SARA read the wrong size', metrics: '*', scope: { abr: ['sara'] } },
+    { commit: 'bbbbbbb', date: '2026-11-24', what: 'h3 overhead', metrics: ['overhead'], scope: { transport: ['h3'] } },
+  ];
+  // Commits "old" lack both fixes, "new" has both; "mystery" is unknown to the repository.
+  const contains = (fix, r) => ({ old: false, new: true, mystery: null }[r.commit]);
+  const rows = [
+    row({ id: 's1', transport: 'http11', abr: 'sara', network: 'wifi', overhead: 0.05, commit: 'new' }),
+    row({ id: 's2', transport: 'http11', abr: 'sara', network: 'wifi', overhead: 0.06, commit: 'old' }),
+    row({ id: 'b1', transport: 'http11', abr: 'basic', network: 'wifi', overhead: 0.05, commit: 'old' }),
+    row({ id: 'q1', transport: 'quic', abr: 'basic', network: 'wifi', overhead: 0.07, commit: 'old' }),
+    row({ id: 'q2', transport: 'quic', abr: 'sara', network: 'wifi', overhead: 0.07, commit: 'mystery' }),
+  ];
+
+  test('a cell is marked when one of its playbacks lacks a fix that applies to its metric and scope', () => {
+    const groups = aggregateRows(rows);
+    const { used, unknown } = markCells(groups, new Map(rows.map((r) => [r.id, r])), fixes, { contains, namesOf: namesFromScenario(scenario) });
+    const cell = (transport, abr, key) => groups.find((g) => g.key.transport === transport && g.key.abr === abr).metrics[key];
+    expect(cell('http11', 'sara', 'startupDelaySeconds').predates).toEqual([1]); // s2 is old
+    expect(cell('http11', 'basic', 'startupDelaySeconds').predates).toBeUndefined(); // fix 1 is SARA's only
+    expect(cell('quic', 'basic', 'overhead').predates).toEqual([2]); // label quic = transport h3
+    expect(cell('quic', 'basic', 'startupDelaySeconds').predates).toBeUndefined(); // fix 2 changes overhead only
+    expect(cell('quic', 'sara', 'overhead').predates).toBeUndefined(); // cannot tell: not marked, but named
+    expect(used).toEqual([1, 2]);
+    expect(unknown).toEqual(['q2']);
+    expect(formatCell(cell('http11', 'sara', 'startupDelaySeconds'), metric('startupDelaySeconds'))).toBe('1.00 ± 0.00 (1.00-1.00, n=2) †1');
+  });
+
+  test('git history answers "does this code contain the fix", by commit or else by date', () => {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const first = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], { encoding: 'utf8' }).trim().split('\n')[0];
+    const has = gitAncestry();
+    expect(has(first, { commit: head })).toBe(true);
+    expect(has(head, { commit: `${first}+` })).toBe(false);
+    expect(has(head, { commit: 'f'.repeat(40) })).toBeNull();
+    // No commit recorded: started before the fix was committed means without it; after, unknown.
+    expect(has(head, { commit: null, startedAt: '2000-01-01T00:00:00Z' })).toBe(false);
+    expect(has(first, { commit: null, startedAt: new Date().toISOString() })).toBeNull();
+  });
+
+  test('the shipped list is valid, and a bad one is refused with every problem named', () => {
+    const keys = reportMetrics().map((m) => m.key);
+    expect(loadKnownFixes(DEFAULT_FILE, keys).length).toBeGreaterThan(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fixes-'));
+    try {
+      const bad = path.join(dir, 'fixes.json');
+      fs.writeFileSync(bad, JSON.stringify({ fixes: [{ commit: 'xyz', date: 'today', what: '', metrics: ['speed'], scope: { codec: ['h264'] } }] }));
+      expect(() => loadKnownFixes(bad, keys)).toThrow(/commit must be a commit hash[\s\S]*date must be YYYY-MM-DD[\s\S]*what must say[\s\S]*"speed" is not a report metric[\s\S]*unknown key "codec"/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test('a playback records the commit that measured it', () => {
+  const v = codeVersion();
+  expect(v.commit).toMatch(/^[0-9a-f]{40}$/);
+  expect(typeof v.dirty).toBe('boolean');
+  expect(codeVersion(os.tmpdir())).toMatchObject({ commit: null, why: 'not a git checkout' });
+});
+
+test('results.csv reads back into the rows it was written from, quoted fields and all', () => {
+  const record = {
+    id: 'http11.basic.wifi.r1', transport: 'http11', abr: 'basic', network: 'wifi', seekSchedule: 'none', switchSchedule: 'none', repetition: 1,
+    status: 'failed', error: 'page said "stalled", then:\nnothing', summary: { startupDelaySeconds: 0.5, rebufferRate: 0.0123 }, metrics: { overhead: 0.05 },
+    startedAt: '2026-11-25T10:00:00.000Z', commit: 'abcdef0123456789abcdef0123456789abcdef01', commitDirty: true,
+  };
+  const [back] = parseResultsCsv(toCsv([record]));
+  expect(Object.keys(back)).toEqual(resultColumns().map((c) => c.name));
+  expect(back).toMatchObject({ id: record.id, transport: 'http11', repetition: 1, status: 'failed', error: record.error, startupDelaySeconds: 0.5, rebufferRate: 0.0123, overhead: 0.05, meanSeekWaitSeconds: null, startedAt: record.startedAt, commit: `${record.commit}+` });
+  expect(() => parseResultsCsv('a,b\n1,2\n')).toThrow(/not a results.csv/);
+  expect(() => parseResultsCsv('id,status\nx,ok,extra\n')).toThrow(/line 2: 3 fields where the header has 2/);
+});
+
+test('a directory with only results.csv and scenario.json gets the tables, marks and no plots', () => {
+  const scenario = validateScenario({
+    name: 'stored', content: 'sample', transports: ['http11', 'h2'], abrs: ['sara'], profiles: { wifi: { rttMs: 50 } }, repetitions: 2,
+  }, { source: 'stored.yaml', defaultName: 'stored', getPreset });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stored-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
+    const rec = (transport, r, startup, commit) => ({ id: `${transport}.sara.wifi.r${r}`, transport, abr: 'sara', network: 'wifi', seekSchedule: 'none', switchSchedule: 'none', repetition: r, status: 'ok', summary: { startupDelaySeconds: startup, rebufferRate: 0 }, metrics: { packetLossRatio: 0, wireBytesDown: 1 }, commit });
+    fs.writeFileSync(path.join(dir, 'results.csv'), toCsv([rec('http11', 1, 1.0, 'old'), rec('http11', 2, 1.2, 'new'), rec('h2', 1, 2.0, 'new'), rec('h2', 2, 2.4, 'new')]));
+    const knownFixes = [{ commit: 'ccccccc', date: '2026-11-25', what: 'SARA waited outside Delayed Download', metrics: '*', scope: { abr: ['sara'] } }];
+    const files = writeReport(dir, { knownFixes, contains: (fix, r) => r.commit === 'new' });
+    const md = fs.readFileSync(files.md, 'utf8');
+    expect(md).toContain('## Figures measured before a fix');
+    expect(md).toContain('†1: measured before ccccccc (2026-11-25), which changes every metric of abr sara: SARA waited outside Delayed Download');
+    // http11 1.0 and 1.2 s: mean 1.1, sd 0.1414, t(1) -> +-1.27; h2 2.0 and 2.4: +-2.54; they overlap.
+    expect(md).toMatch(/\| wifi \| 1\.10 ± 1\.27 \(1\.00-1\.20, n=2\) †1 \| 2\.20 ± 2\.54 \(2\.00-2\.40, n=2\) \|/);
+    expect(md).toContain('- wifi: intervals overlap: http11 / sara ~ h2 / sara');
+    expect(fs.readFileSync(files.html, 'utf8')).toContain('keeps results.csv only');
+    expect(fs.readFileSync(files.csv, 'utf8')).toMatch(/^startupDelaySeconds,s,http11,sara,wifi,none,none,2,0,2,1\.1,1,1\.2,1\.27\d*,1$/m);
+    expect(() => writeReport(dir, { knownFixes, contains: () => true, plots: ['http11.sara.wifi.r1'] })).toThrow(/keeps no playback records/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
