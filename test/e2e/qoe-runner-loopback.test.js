@@ -100,3 +100,31 @@ test('a throughput scenario (paper 001) fetches the byte source over HTTP/1.1 an
   expect(par.throughput.transportStats.requests).toBeGreaterThan(32); // 64 KiB chunks of 2+ MiB
   expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/## In-order throughput/);
 }, 180000);
+
+test('two shards of one scenario run apart and merge into one report (npm run report -- --merge)', async () => {
+  // 2 transports x 2 repetitions = 4 playbacks; shard 1/2 plays repetition 1, shard 2/2 repetition 2.
+  const file = scenario('sharded', { durationSeconds: 4, transports: ['http11', 'h2'], repetitions: 2 });
+  const dirs = [path.join(tmp, 'shard1'), path.join(tmp, 'shard2')];
+  for (const [i, out] of dirs.entries()) {
+    const r = await runQoeCli([file, '--no-emulation', '--shard', `${i + 1}/2`, '--out', out, '--no-report']);
+    expect(r.err).toMatch(new RegExp(`sharded shard ${i + 1}/2: 2 playbacks`));
+    expect(r.code).toBe(0);
+    expect(fs.readdirSync(path.join(out, 'playbacks')).sort()).toEqual([`h2.bba2.lan.r${i + 1}.json`, `http11.bba2.lan.r${i + 1}.json`]);
+  }
+  const merged = path.join(tmp, 'merged');
+  const { spawnSync } = require('node:child_process');
+  const m = spawnSync(process.execPath, [path.join(REPO, 'testbed', 'cli', 'report.js'), '--merge', ...dirs, '--out', merged], { cwd: REPO, encoding: 'utf8' });
+  expect(m.stderr).toMatch(/merged 4 playbacks into .*merged \(2 from .*shard1, 2 from .*shard2\)/);
+  expect(m.status).toBe(0);
+  const csv = fs.readFileSync(path.join(merged, 'results.csv'), 'utf8').trim().split('\n');
+  expect(csv.slice(1).map((l) => l.split(',')[0])).toEqual(['http11.bba2.lan.r1', 'h2.bba2.lan.r1', 'http11.bba2.lan.r2', 'h2.bba2.lan.r2']);
+  // Each playback records the commit it ran on; the merged report rests on n=2 per cell.
+  expect(csv[0].split(',')).toContain('commit');
+  expect(csv[1]).toMatch(/,[0-9a-f]{40}\+?$/);
+  const md = fs.readFileSync(path.join(merged, 'report.md'), 'utf8');
+  expect(md).toMatch(/## Startup delay \(s\)\n\n\| network \\ transport \/ abr \| http11 \/ bba2 \| h2 \/ bba2 \|\n\| --- \| --- \| --- \|\n\| lan \| [\d.]+ ± [\d.]+ \([\d.]+-[\d.]+, n=2\) \| [\d.]+ ± [\d.]+ \([\d.]+-[\d.]+, n=2\) \|/);
+  // Running the same shard twice into the same place adds nothing; merging a shard with itself is refused.
+  const again = spawnSync(process.execPath, [path.join(REPO, 'testbed', 'cli', 'report.js'), '--merge', dirs[0], dirs[0], '--out', path.join(tmp, 'twice')], { cwd: REPO, encoding: 'utf8' });
+  expect(again.status).toBe(1);
+  expect(again.stderr).toMatch(/ran ok in both .* the shards overlap/);
+}, 240000);

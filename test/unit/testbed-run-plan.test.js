@@ -3,7 +3,7 @@
 // directory already holds as "ok"; and how the session's playbacks stand afterwards.
 const { validateScenario } = require('../../testbed/scenario/validate-scenario');
 const { getPreset } = require('../../origin/content/presets');
-const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks, parseOnly } = require('../../testbed/runner/run-plan');
+const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks, parseOnly, parseShard, shardOf } = require('../../testbed/runner/run-plan');
 
 const scenario = validateScenario({
   content: 'sample', durationSeconds: 20, repetitions: 2, transports: ['http11', 'h2'], abrs: ['bba2', 'basic'],
@@ -46,4 +46,22 @@ test('the tally counts only the session\'s playbacks; anything not "ok" is faile
   ];
   expect(tallyPlaybacks(playbacks, records)).toEqual({ ok: 1, failed: 1 });
   expect(tallyPlaybacks(playbacks, [])).toEqual({ ok: 0, failed: 0 });
+});
+
+test('--shard I/N: contiguous slices of the (filtered) matrix that cover it once, sizes within one', () => {
+  expect(parseShard(undefined)).toBeNull();
+  expect(parseShard(' 2 / 3 ')).toEqual({ index: 2, count: 3 });
+  for (const bad of ['0/2', '3/2', '1/0', '1', 'a/b', '1/2/3']) expect(() => parseShard(bad)).toThrow(`--shard "${bad}" is not I/N with 1 <= I <= N`);
+  // Repetition outermost: two shards of two repetitions each play one repetition of every cell.
+  const all = selectPlaybacks(scenario).playbacks;
+  const halves = [1, 2].map((index) => ids(selectPlaybacks(scenario, undefined, { index, count: 2 }).playbacks));
+  expect(halves[0]).toEqual(ids(all.filter((p) => p.repetition === 1)));
+  expect(halves[1]).toEqual(ids(all.filter((p) => p.repetition === 2)));
+  // 8 over 3: 2, 3, 3, in order, each playback once.
+  const thirds = [1, 2, 3].map((index) => shardOf(all, { index, count: 3 }));
+  expect(thirds.map((t) => t.length)).toEqual([2, 3, 3]);
+  expect(ids(thirds.flat())).toEqual(ids(all));
+  // After --only; more shards than playbacks leaves some empty, which is said.
+  expect(ids(selectPlaybacks(scenario, 'abr=basic,repetition=2', { index: 2, count: 2 }).playbacks)).toEqual(['h2.basic.lan.r2']);
+  expect(() => selectPlaybacks(scenario, 'abr=basic,repetition=2', { index: 1, count: 3 })).toThrow('--shard 1/3 is empty: only 2 playback(s) to share among 3 shards');
 });

@@ -6,10 +6,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { loadScenario } = require('../scenario/load-scenario');
-const { expandMatrix } = require('../scenario/expand-matrix');
 const { describeProfile } = require('../scenario/network-profile');
 const { runScenario } = require('../runner/run-scenario');
-const { parseOnly } = require('../runner/run-plan');
+const { runTimestamp } = require('../runner/run-directory');
+const { parseOnly, parseShard, selectPlaybacks } = require('../runner/run-plan');
 const { writeReport } = require('../report/write-report');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 const { formatSeconds } = require('../../origin/content/progress-bar');
@@ -38,11 +38,17 @@ Shipped: ${shipped.join(', ')}
 Format: testbed/scenarios/README.md
 
 Options:
-  --out DIR          run directory (default runs/<scenario>-<date>-<time>); an existing
-                     run directory of the same scenario is resumed
-  --resume           resume the newest runs/<scenario>-* directory
+  --out DIR          run directory (default runs/<scenario>-<date>-<time>, with --shard
+                     runs/<scenario>-shardIofN-<date>-<time>); an existing run directory of
+                     the same scenario is resumed
+  --resume           resume the newest of those directories
   --only FILTER      run a subset: KEY=VALUE[,KEY=VALUE...], KEY one of transport, abr,
                      network, seek, switch, repetition, id (same key twice = either)
+  --shard I/N        run the I-th of N contiguous slices of the (filtered) playbacks, as
+                     Playwright shards tests: one machine per shard, each with its own
+                     --out; npm run report -- --merge DIR DIR ... joins their run
+                     directories into one report. Runs stay one playback at a time per
+                     machine; more machines is how 10 repetitions finish in hours
   --list             print the playbacks and the expected time, run nothing
   --no-emulation     run on loopback without the link emulator (no root needed; network
                      profiles and switch schedules are NOT applied; say so when reporting)
@@ -64,16 +70,12 @@ function fail(message, code = 2) {
   process.exit(code);
 }
 
-function timestamp() {
-  const d = new Date();
-  const p = (n) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
-}
-
-function newestRunDir(name) {
+/** The newest runs/<prefix>-<date>-<time> (a shard's prefix names it: <scenario>-shard1of2). */
+function newestRunDir(prefix) {
   const runs = path.join(REPO, 'runs');
   if (!fs.existsSync(runs)) return null;
-  const dirs = fs.readdirSync(runs).filter((d) => d.startsWith(`${name}-`) && fs.existsSync(path.join(runs, d, 'scenario.json'))).sort();
+  const own = (d) => d.startsWith(`${prefix}-`) && /^\d{8}-\d{6}$/.test(d.slice(prefix.length + 1));
+  const dirs = fs.readdirSync(runs).filter((d) => own(d) && fs.existsSync(path.join(runs, d, 'scenario.json'))).sort();
   return dirs.length ? path.join(runs, dirs[dirs.length - 1]) : null;
 }
 
@@ -87,6 +89,7 @@ async function main(argv) {
         out: { type: 'string' },
         resume: { type: 'boolean' },
         only: { type: 'string' },
+        shard: { type: 'string' },
         list: { type: 'boolean' },
         'no-emulation': { type: 'boolean' },
         'no-report': { type: 'boolean' },
@@ -112,25 +115,29 @@ async function main(argv) {
     fail(err.message);
   }
   const { scenario } = loaded;
+  let shard;
   try {
     parseOnly(values.only);
+    shard = parseShard(values.shard);
+    selectPlaybacks(scenario, values.only, shard);
   } catch (err) {
     fail(err.message);
   }
 
   if (values.list) {
-    const plan = expandMatrix(scenario).filter(parseOnly(values.only));
+    const plan = selectPlaybacks(scenario, values.only, shard).playbacks;
     for (const p of plan) process.stdout.write(`${p.id}  (${describeProfile(p.profile)}; ~${formatSeconds(p.expectedSeconds)})\n`);
     process.stdout.write(`${plan.length} playbacks, about ${formatSeconds(plan.reduce((a, p) => a + p.expectedSeconds, 0))} (m:ss)\n`);
     return 0;
   }
   if (values.out && values.resume) fail('give --out DIR or --resume, not both');
   let runDir = values.out ? path.resolve(values.out) : null;
+  const prefix = shard ? `${scenario.name}-shard${shard.index}of${shard.count}` : scenario.name;
   if (values.resume) {
-    runDir = newestRunDir(scenario.name);
-    if (!runDir) fail(`--resume: no earlier run of "${scenario.name}" in ${path.join(REPO, 'runs')}`);
+    runDir = newestRunDir(prefix);
+    if (!runDir) fail(`--resume: no earlier run of "${prefix}" in ${path.join(REPO, 'runs')}`);
   }
-  runDir = runDir || path.join(REPO, 'runs', `${scenario.name}-${timestamp()}`);
+  runDir = runDir || path.join(REPO, 'runs', `${prefix}-${runTimestamp()}`);
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -164,14 +171,14 @@ async function main(argv) {
   let outcome;
   try {
     outcome = await runScenario({
-      scenario, runDir, emulate: !values['no-emulation'], contentDir, dataDir, only: values.only, signal: controller.signal, verbose: values.verbose,
+      scenario, runDir, emulate: !values['no-emulation'], contentDir, dataDir, only: values.only, shard, signal: controller.signal, verbose: values.verbose,
     });
   } catch (err) {
     if (err instanceof EmulationUnavailableError) fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);
     throw err;
   }
   const rel = path.relative(process.cwd(), runDir);
-  const resumeHint = `npm run qoe -- ${positionals[0]} --out ${rel && !rel.startsWith('..') ? rel : runDir}`;
+  const resumeHint = `npm run qoe -- ${positionals[0]}${values.only ? ` --only ${values.only}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''} --out ${rel && !rel.startsWith('..') ? rel : runDir}`;
   process.stderr.write(`qoe: ${outcome.ok} ok, ${outcome.failed} failed of ${outcome.planned}${outcome.skipped ? ` (${outcome.skipped} done in an earlier session)` : ''}; results: ${path.join(runDir, 'results.csv')}\n`);
   if (!values['no-report'] && outcome.records.length) {
     const files = writeReport(runDir);

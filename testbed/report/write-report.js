@@ -6,14 +6,13 @@
 // changes them are marked (known-fixes.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRecords } = require('../runner/run-directory');
 const { aggregateRows, pivot, formatCell, overlapsByRow, reportMetrics, GROUP_KEYS } = require('./aggregate');
-const { parseResultsCsv } = require('./results-csv');
+const { readRun } = require('./read-run');
 const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('./known-fixes');
 const { lineChart, barChart, esc } = require('./svg-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
-const { csvCell, toRow } = require('../runner/results-table');
+const { csvCell } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
 const { transports } = require('../../player/transports');
@@ -134,23 +133,6 @@ function longCsv(groups, metrics) {
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-/**
- * The playbacks of a run directory as results rows (and their records where it has them).
- * @returns {{rows: object[], records: object[]|null}}
- */
-function readRun(runDir) {
-  if (fs.existsSync(path.join(runDir, 'playbacks'))) {
-    const records = readRecords(runDir);
-    return { rows: records.map((r) => ({ ...toRow(r), emulated: Boolean(r.emulated) })), records };
-  }
-  const csv = path.join(runDir, 'results.csv');
-  if (!fs.existsSync(csv)) throw new Error(`${runDir} has neither playback records (playbacks/) nor a results.csv`);
-  // results.csv keeps no "emulated" column: results/ holds emulated runs only, and a row with a
-  // measured link figure says so.
-  const rows = parseResultsCsv(fs.readFileSync(csv, 'utf8')).map((r) => ({ ...r, emulated: r.packetLossRatio !== null || r.wireBytesDown !== null }));
-  return { rows, records: null };
 }
 
 /** The known-fix marks, and the report's lines about them. */

@@ -63,6 +63,12 @@ function openRunDirectory(dir, scenario) {
   };
 }
 
+/** Local date and time as a run directory's suffix: runs/<scenario>-20261125-143000. */
+function runTimestamp(d = new Date()) {
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
 /** Every readable record in a run directory; unreadable ones are set aside, not trusted. */
 function readRecords(dir) {
   const pdir = path.join(dir, 'playbacks');
@@ -79,4 +85,4 @@ function readRecords(dir) {
   return records;
 }
 
-module.exports = { openRunDirectory, readRecords, writeAtomic };
+module.exports = { openRunDirectory, readRecords, writeAtomic, experimentOf, runTimestamp };

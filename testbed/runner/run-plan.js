@@ -25,14 +25,44 @@ function parseOnly(text) {
 }
 
 /**
- * The scenario's playbacks and the ones --only keeps.
+ * "I/N" (Playwright's --shard convention: the I-th of N slices, 1-based) -> {index, count}, or
+ * null when not given.
+ */
+function parseShard(text) {
+  if (text === undefined || text === null) return null;
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(text));
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!(count >= 1 && index >= 1 && index <= count)) throw new Error(`--shard "${text}" is not I/N with 1 <= I <= N (the I-th of N slices, e.g. 1/2)`);
+  return { index, count };
+}
+
+/**
+ * The I-th of N contiguous slices of the playbacks, in run order, sizes differing by at most
+ * one. Contiguous because the matrix runs repetition-outermost: with 10 repetitions on two
+ * machines each machine plays 5 repetitions of every cell, so a machine's quirks spread over
+ * all cells instead of owning some of them.
+ */
+function shardOf(playbacks, shard) {
+  if (!shard) return playbacks;
+  const n = playbacks.length;
+  return playbacks.slice(Math.floor(((shard.index - 1) * n) / shard.count), Math.floor((shard.index * n) / shard.count));
+}
+
+/**
+ * The scenario's playbacks and the ones --only and --shard keep.
+ * @param {object} scenario
+ * @param {string} [only]
+ * @param {{index: number, count: number}|null} [shard]  parseShard()
  * @returns {{all: object[], playbacks: object[]}}  all: the whole matrix in run order (the
  *   order of results.csv); playbacks: those this session is about
  */
-function selectPlaybacks(scenario, only) {
+function selectPlaybacks(scenario, only, shard = null) {
   const all = expandMatrix(scenario);
-  const playbacks = all.filter(parseOnly(only));
-  if (!playbacks.length) throw new Error(`--only "${only}" matches none of the scenario's ${all.length} playbacks`);
+  const filtered = all.filter(parseOnly(only));
+  if (!filtered.length) throw new Error(`--only "${only}" matches none of the scenario's ${all.length} playbacks`);
+  const playbacks = shardOf(filtered, shard);
+  if (!playbacks.length) throw new Error(`--shard ${shard.index}/${shard.count} is empty: only ${filtered.length} playback(s) to share among ${shard.count} shards`);
   return { all, playbacks };
 }
 
@@ -55,4 +85,4 @@ function tallyPlaybacks(playbacks, records) {
   return { ok: theirs.filter((r) => r.status === 'ok').length, failed: theirs.filter((r) => r.status !== 'ok').length };
 }
 
-module.exports = { parseOnly, selectPlaybacks, remainingPlaybacks, tallyPlaybacks, ONLY_KEYS };
+module.exports = { parseOnly, parseShard, shardOf, selectPlaybacks, remainingPlaybacks, tallyPlaybacks, ONLY_KEYS };

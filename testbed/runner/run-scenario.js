@@ -57,6 +57,7 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
  * @param {boolean} o.emulate     false: loopback, no network profile applied
  * @param {string} o.contentDir, o.dataDir
  * @param {string} [o.only]       filter, "transport=h2,abr=bba2"
+ * @param {{index: number, count: number}} [o.shard]  the slice of the (filtered) matrix to play (run-plan.js parseShard)
  * @param {AbortSignal} [o.signal]
  * @param {boolean} [o.verbose]   print each playback's processes (PIDs, namespaces) as it starts
  * @param {(line: string) => void} [o.print]
@@ -65,7 +66,7 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
 async function runScenario(o) {
   const print = o.print || ((line) => process.stderr.write(`${line}\n`));
   const { scenario, signal } = o;
-  const { all, playbacks } = selectPlaybacks(scenario, o.only);
+  const { all, playbacks } = selectPlaybacks(scenario, o.only, o.shard || null);
   if (o.emulate) requireRoot();
   // The flows run between the link's namespaces: loopback has none.
   else if (scenario.competingFlows) throw new Error(`${scenario.name} has competingFlows, which run through the link emulator only: run it without --no-emulation`);
@@ -73,7 +74,7 @@ async function runScenario(o) {
   const { todo, skipped, expectedSeconds } = remainingPlaybacks(playbacks, rd.read());
   const order = all.map((x) => x.id); // of results.csv
 
-  print(`${scenario.name}: ${playbacks.length} playbacks (${skipped} already done), ${todo.length} to run, about ${formatSeconds(expectedSeconds)} (m:ss)`);
+  print(`${scenario.name}${o.shard ? ` shard ${o.shard.index}/${o.shard.count}` : ''}: ${playbacks.length} playbacks (${skipped} already done), ${todo.length} to run, about ${formatSeconds(expectedSeconds)} (m:ss)`);
   print(`run directory: ${o.runDir}`);
   if (o.emulate) {
     const notice = leftoverNotice();
