@@ -25,6 +25,8 @@
 // - Window. AStream trims its sample list before appending, so it averages over 6 downloads;
 //   here the window is exactly throughputWindowSegments.
 // The delay B - B_beta agrees: AStream sleeps (queued - beta) * V.
+// astreamUnits: true reproduces AStream's unit mix alone (every predicted time x 8), the SARA
+// paper 002 actually ran; the other AStream differences above stay as the paper has them.
 // Source note: the case list above is the paper's Algorithm 1 with its four named phases; it was
 // cross-checked against AStream and an independent implementation of those phases, not against
 // the paper's PDF, so where only strict vs non-strict inequality differs we took AStream's.
@@ -48,6 +50,9 @@ const defaults = Object.freeze({
   // The QUIC fork's post-seek hold: decide as if beta segments were buffered for this many
   // decisions after a seek (fork: 4). 0 = the paper's SARA.
   seekHoldDecisions: 0,
+  // AStream's units: segment sizes in bits over a throughput in bytes/s, so each predicted
+  // download time is 8x too long and SARA far more cautious (what paper 002's runs used).
+  astreamUnits: false,
 });
 
 const spec = {
@@ -56,6 +61,7 @@ const spec = {
   alphaSegments: { min: 0 },
   betaSegments: { min: 0 },
   seekHoldDecisions: { min: 0, integer: true },
+  astreamUnits: { oneOf: [true, false] },
 };
 
 function initialState() {
@@ -130,7 +136,8 @@ function decide(input, state, params) {
   }
 
   const bytesPerSecond = H / 8;
-  const times = sizes.bytes.map((s) => s / bytesPerSecond);
+  const unitFactor = p.astreamUnits ? 8 : 1; // AStream: bits / (bytes per second)
+  const times = sizes.bytes.map((s) => (unitFactor * s) / bytesPerSecond);
   const current = input.currentIndex ?? 0;
   let chosen;
   let caseName;
@@ -163,7 +170,7 @@ function decide(input, state, params) {
     representationIndex: chosen,
     delayMs,
     state: next,
-    reason: `SARA ${caseName}: H = ${kbps(H)}, ${why} -> ${kbps(ladder[chosen].bandwidth)}${holdNote}${sizeNote}${delayNote}`,
+    reason: `SARA ${caseName}: H = ${kbps(H)}, ${why} -> ${kbps(ladder[chosen].bandwidth)}${p.astreamUnits ? ' [AStream units: times x 8]' : ''}${holdNote}${sizeNote}${delayNote}`,
     details: { ...base, delaySeconds, case: caseName, predictedSeconds: times },
   };
 }

@@ -17,7 +17,7 @@ const H_2MBPS = times(5, 125000, 0.5);
 const H_400K = times(5, 100000, 2);
 
 test('defaults are AStream\'s / the paper\'s', () => {
-  expect(sara.defaults).toEqual({ throughputWindowSegments: 5, initialBufferSegments: 1, alphaSegments: 5, betaSegments: 10, seekHoldDecisions: 0 });
+  expect(sara.defaults).toEqual({ throughputWindowSegments: 5, initialBufferSegments: 1, alphaSegments: 5, betaSegments: 10, seekHoldDecisions: 0, astreamUnits: false });
 });
 
 describe('the throughput estimate', () => {
@@ -159,6 +159,24 @@ describe('only the Delayed-Download phase waits (issue 19: SARA used to wait whe
     const held = sara.decide(input({ currentIndex: 5, bufferLevelSeconds: 30, recentDownloads: H_400K, holdCurrent: true, currentRepresentationIndex: 5 }), null);
     expect(held.details.held).toBe(true);
     expect(held.delayMs).toBe(0);
+  });
+});
+
+describe('AStream\'s units (params.astreamUnits, the SARA paper 002 ran)', () => {
+  test('every predicted time is 8x the paper\'s, so SARA steps up less and down sooner', () => {
+    // As the additive-increase case above: cur 3, B = 6, H = 250 000 B/s. Paper: t[4] = 0.7 s
+    // < B - I = 4 s -> up to 4. AStream: t[3] = 8 * 0.5 = 4 s, not > 4 s; t[4] = 5.6 s >= 4 s -> stay.
+    const paper = sara.decide(input({ currentIndex: 3, bufferLevelSeconds: 6, recentDownloads: H_2MBPS }), null);
+    const astream = sara.decide(input({ currentIndex: 3, bufferLevelSeconds: 6, recentDownloads: H_2MBPS }), null, { astreamUnits: true });
+    expect(paper.representationIndex).toBe(4);
+    expect(astream.representationIndex).toBe(3);
+    expect(astream.details.predictedSeconds[4]).toBeCloseTo(8 * paper.details.predictedSeconds[4], 9);
+    expect(astream.reason).toMatch(/AStream units: times x 8/);
+    // cur 5 (225 000 B): paper t = 0.9 s fits B - I = 4 s; AStream 7.2 s does not -> decrease
+    // to the highest rung with 8 S / H <= 4 s, S <= 125 000: rung 3.
+    const down = sara.decide(input({ currentIndex: 5, bufferLevelSeconds: 6, recentDownloads: H_2MBPS }), null, { astreamUnits: true });
+    expect([down.details.case, down.representationIndex]).toEqual(['decrease', 3]);
+    expect(() => sara.decide(input(), null, { astreamUnits: 'yes' })).toThrow(/astreamUnits/);
   });
 });
 

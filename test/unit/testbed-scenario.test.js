@@ -245,12 +245,12 @@ describe('reference: the paper\'s figures beside ours', () => {
     const dir = path.join(__dirname, '..', '..', 'testbed', 'scenarios');
     const seek = loadScenario(path.join(dir, 'paper002-frameseek.yaml')).scenario.reference.entries;
     expect(seek).toHaveLength(18);
-    expect(seek.find((e) => e.transport === 'http11' && e.abr === 'sara' && e.network === '3g').values).toEqual({ averagePlaybackBitrate: 2870000, meanSeekWaitSeconds: 2.42, rebufferRate: 0.06 });
-    expect(seek.find((e) => e.transport === 'h3' && e.abr === 'bba2' && e.network === 'lte').values).toEqual({ averagePlaybackBitrate: 2750000, meanSeekWaitSeconds: 1.3, rebufferRate: 0.02 });
+    expect(seek.find((e) => e.transport === 'http11' && e.abr === 'sara' && e.network === '3g').values).toEqual({ averageDownloadedBitrate: 2870000, meanSeekWaitSeconds: 2.42, rebufferRate: 0.06 });
+    expect(seek.find((e) => e.transport === 'h3' && e.abr === 'bba2' && e.network === 'lte').values).toEqual({ averageDownloadedBitrate: 2750000, meanSeekWaitSeconds: 1.3, rebufferRate: 0.02 });
     const sw = loadScenario(path.join(dir, 'paper002-connswitch.yaml')).scenario.reference.entries;
     expect(sw).toHaveLength(12);
-    expect(sw.find((e) => e.transport === 'http11' && e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averagePlaybackBitrate: 2910000, rebufferRate: 0.13 });
-    expect(sw.find((e) => e.transport === 'h3' && e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averagePlaybackBitrate: 2950000, rebufferRate: 0.06 });
+    expect(sw.find((e) => e.transport === 'http11' && e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averageDownloadedBitrate: 2910000, rebufferRate: 0.13 });
+    expect(sw.find((e) => e.transport === 'h3' && e.abr === 'basic' && e.switch === 'wifi-3g').values).toEqual({ averageDownloadedBitrate: 2950000, rebufferRate: 0.06 });
   });
 
   test('paper000-fdsp carries paper 000 Table 3 for every BP and TCP at every RTT', () => {
