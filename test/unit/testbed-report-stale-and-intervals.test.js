@@ -156,3 +156,27 @@ test('a directory with only results.csv and scenario.json gets the tables, marks
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+describe('distributions across repetitions (CDF plots)', () => {
+  const { empiricalCdf, segmentThroughputsMbps, seekWaitsSeconds, cdfsByRow } = require('../../testbed/report/distributions');
+
+  test('the empirical CDF steps 1/n per value, equal values in one step', () => {
+    expect(empiricalCdf([3, 1, 2, 2, null, NaN])).toEqual([[1, 0], [1, 0.25], [2, 0.75], [3, 1]]);
+    expect(empiricalCdf([])).toEqual([]);
+  });
+
+  test('segment throughput and seek waits come from the QoE JSON; pooled per network and column', () => {
+    const rec = (id, transport, network, segs, seeks, status = 'ok') => ({ id, status, qoe: { segments: segs, summary: { seeks } }, transport, network });
+    // 500 000 B in 1 s = 4 Mbit/s; 250 000 B in 2 s = 1 Mbit/s; a 0 ms one carries no throughput.
+    const a = rec('a', 'h2', 'wifi', [{ bytes: 500000, requestStart: 1000, lastByte: 2000 }, { bytes: 250000, requestStart: 0, lastByte: 2000 }, { bytes: 9, requestStart: 5, lastByte: 5 }],
+      [{ waitSeconds: 1.5, superseded: false }, { waitSeconds: null, superseded: true }]);
+    expect(segmentThroughputsMbps(a)).toEqual([4, 1]);
+    expect(seekWaitsSeconds(a)).toEqual([1.5]);
+    const b = rec('b', 'h2', 'wifi', [{ bytes: 125000, requestStart: 0, lastByte: 1000 }], []);
+    const failed = rec('c', 'h2', 'wifi', [{ bytes: 1, requestStart: 0, lastByte: 1 }], [], 'failed');
+    const groups = [{ key: { transport: 'h2', abr: 'basic', network: 'wifi', seekSchedule: 'none', switchSchedule: 'none' }, ids: ['a', 'b', 'c'] }];
+    const rows = cdfsByRow(groups, new Map([a, b, failed].map((r) => [r.id, r])), segmentThroughputsMbps);
+    expect(rows).toEqual([{ row: 'wifi', series: [{ name: 'h2 / basic (n=3, 2 playbacks)', n: 3, playbacks: 2, points: [[1, 0], [1, 2 / 3], [4, 1]] }] }]);
+    expect(cdfsByRow(groups, new Map([[b.id, b]]), seekWaitsSeconds)).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@ const { createRateSchedule } = require('../netem/rate-schedule');
 const { csvCell } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
+const { cdfsByRow, segmentThroughputsMbps, seekWaitsSeconds } = require('./distributions');
 const { transports } = require('../../player/transports');
 
 const DEFAULT_PLOTS = 12;
@@ -48,6 +49,18 @@ function throughputCharts(r) {
 /** The chart(s) of one record over time: a playback's buffer and bitrate, or a throughput run's throughput. */
 function chartsOf(r) {
   return r.throughput ? throughputCharts(r) : timeSeriesCharts(r);
+}
+
+/** CDF plots across repetitions: per-segment throughput and seek waits, one chart per network row. */
+function distributionCharts(groups, records) {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const charts = [];
+  for (const [what, valuesOf, xLabel] of [['segment download throughput', segmentThroughputsMbps, 'Mbit/s (segment bytes / request to last byte)'], ['seek wait', seekWaitsSeconds, 'seconds (seek asked -> playing at the target)']]) {
+    for (const { row, series } of cdfsByRow(groups, byId, valuesOf)) {
+      charts.push(lineChart({ title: `${row}: CDF of ${what}`, xLabel, yLabel: 'fraction <= x', series: series.map((x) => ({ name: x.name, step: true, points: x.points })) }));
+    }
+  }
+  return charts;
 }
 
 function timeSeriesCharts(r) {
@@ -201,6 +214,7 @@ function writeReport(runDir, o = {}) {
   const paperCaption = scenario.reference ? `The paper's figures (${scenario.reference.source}), same layout; - where it gives none` : '';
 
   const plots = run.records ? choosePlots(records, groups, o.plots) : [];
+  const distributions = run.records && !scenario.throughput ? distributionCharts(groups, records) : [];
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(scenario.name)}: QoE report</title>
 <style>
@@ -221,6 +235,9 @@ ${fixNotes.length ? `<h2>Figures measured before a fix</h2>\n<ul class="warn">${
 <h2>Network profiles</h2>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
 ${sections.map(({ m, t, bars, beside, paper, overlaps }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m, beside)}\n${overlaps.length ? `<p class="note">${overlaps.map(esc).join('<br>')}</p>\n` : ''}${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
+${distributions.length ? `<h2>Distributions across repetitions</h2>
+<p class="note">Every media segment's download throughput and every seek's wait, pooled over each combination's successful playbacks (n = values, then playbacks), per network.</p>
+<div class="pair">${distributions.join('')}</div>` : ''}
 ${scenario.throughput ? `<h2>Throughput over time</h2>
 <p class="note">${plots.length} run(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; in-order throughput per ${scenario.throughput.sampleSeconds} s window, competing flows in red, the model's bound dashed.</p>` : `<h2>Buffer level and bitrate over time</h2>
 <p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>`}
