@@ -110,4 +110,4 @@ async function udpLoss(link, port, count = 5000, size = 1000, perMs = 1) {
   }
 }
 
-module.exports = { nodeIn, startIn, startTcpSender, tcpConnectTimes, tcpGoodput, tcpTransfer, udpLoss };
+module.exports = { nodeIn, startIn, startTcpSender, tcpConnectTimes, tcpGoodput, tcpTransfer, tcpDownload, udpLoss };
