@@ -63,6 +63,8 @@ class FdspResponder {
    *   WebTransport datagram carries one DATA frame, so its limit can make it smaller)
    * @param {string} [o.protocol], o.listener  in the request log (default 'datachannel')
    * @param {() => object} [o.logFields]  more request log fields (the carrier, its congestion control)
+   * @param {(requestId: number) => void} [o.onSettled]  a request is no longer open (its session's
+   *   idle count starts there: session-idle-timer.js)
    * @param {import('../file-cache').FileCache} [o.cache]  files kept in memory, shared with the
    *   HTTP listeners: with readFile per request, DataChannel players' p99 TTFB under load was
    *   2.6x its clean value while HTTP/1.1's stayed at 1.1x (bench:load)
@@ -115,7 +117,7 @@ class FdspResponder {
       if (state.cancelled) return undefined;
       this.send(state, body, plan, contentTypeFor(file));
     } catch (err) {
-      this.open.delete(requestId);
+      this.settle(requestId);
       const status = err instanceof UnsafePathError ? err.status : 500;
       this.error(requestId, status, status === 500 ? 'internal error' : err.message);
       this.logEntry(state, { status, bytes: 0, path: req.url });
@@ -147,9 +149,15 @@ class FdspResponder {
     this.o.unreliable.mark(requestId, () => {
       if (state.cancelled) return;
       this.o.reliable.push(requestId, frames.encodeEnd(requestId, { unreliableChunks: unreliableChunks.length, unreliableSent: state.sent, unreliableSkipped: state.skipped }));
-      this.open.delete(requestId);
+      this.settle(requestId);
       this.logEntry(state, { status: 200, bytes: body.length });
     });
+  }
+
+  /** A request is no longer open: answered in full, failed or cancelled. */
+  settle(requestId) {
+    this.open.delete(requestId);
+    if (this.o.onSettled) this.o.onSettled(requestId);
   }
 
   cancel(requestId) {
@@ -158,7 +166,7 @@ class FdspResponder {
     state.cancelled = true;
     this.o.reliable.drop(requestId, { keepMarkers: false });
     this.o.unreliable.drop(requestId, { keepMarkers: false });
-    this.open.delete(requestId);
+    this.settle(requestId);
     this.logEntry(state, { status: 200, bytes: state.sent, aborted: true });
   }
 

@@ -12,6 +12,7 @@ const { ChannelPump } = require('./channel-pump');
 const { FdspResponder } = require('./fdsp-responder');
 const { closeReason } = require('./close-reason');
 const { ClientFrames } = require('../fdsp-client-frames');
+const { createIdleTimer, fdspSessionBusy } = require('../session-idle-timer');
 
 // SCTP's own send buffer. libdatachannel raises usrsctp's to 1 MiB for throughput, but
 // bufferedAmount() does not count what sits there, so the pumps kept it full: on a lossy
@@ -60,7 +61,7 @@ class PeerSession {
       reliable: new ChannelPump(pumpable(this.reliable), { onError: (err) => this.close(`sending on the reliable channel failed: ${err.message}`) }),
       unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
     };
-    this.responder = new FdspResponder({ contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps });
+    this.responder = new FdspResponder({ contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps, onSettled: () => this.touch() });
     this.clientFrames = new ClientFrames({ responder: this.responder, reliable: this.pumps.reliable, endSession: (why) => this.close(why) });
 
     this.pc.onLocalDescription((sdp, type) => this.signal(encode.description(type, sdp)));
@@ -99,9 +100,10 @@ class PeerSession {
     if (!this.closed && this.o.ws.readyState === 1) this.o.ws.send(text);
   }
 
+  /** A client frame came: the idle count starts again (session-idle-timer.js: never while sending). */
   touch() {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.close(`idle for ${this.idleTimeoutMs / 1000} s`), this.idleTimeoutMs);
+    if (!this.idle) this.idle = createIdleTimer({ timeoutMs: this.idleTimeoutMs, busy: () => fdspSessionBusy(this.responder, this.pumps), onIdle: () => this.close(`idle for ${this.idleTimeoutMs / 1000} s`) });
+    this.idle.touch();
   }
 
   onSignal(data, isBinary) {
@@ -133,7 +135,7 @@ class PeerSession {
     if (this.closed) return;
     this.closed = true;
     this.closeReason = why;
-    clearTimeout(this.idleTimer);
+    if (this.idle) this.idle.stop();
     clearTimeout(this.connectTimer);
     this.responder.close();
     this.pumps.reliable.close();

@@ -14,6 +14,7 @@ const { FdspResponder, UNRELIABLE_CHUNK_BYTES } = require('../datachannel/fdsp-r
 const { HEADER_BYTES } = require('../../shared/fdsp/frames');
 const { ClientFrames } = require('../fdsp-client-frames');
 const { socketChannel, switchableChannel } = require('./socket-channel');
+const { createIdleTimer, fdspSessionBusy } = require('../session-idle-timer');
 
 const PAIR_TIMEOUT_MS = 5000;
 
@@ -54,6 +55,7 @@ class WebTransportSession {
       peerId: this.id,
       protocol: 'webtransport',
       listener: o.listener,
+      onSettled: () => this.touch(),
       // One DATA frame per datagram: its payload must leave room for the frame header.
       chunkBytes: Math.min(UNRELIABLE_CHUNK_BYTES, maxDatagramFrame - HEADER_BYTES),
       logFields: () => ({
@@ -107,17 +109,17 @@ class WebTransportSession {
     }
   }
 
+  /** A client frame came: the idle count starts again (session-idle-timer.js: never while sending). */
   touch() {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.close(`idle for ${this.idleTimeoutMs / 1000} s`), this.idleTimeoutMs);
-    this.idleTimer.unref();
+    if (!this.idle) this.idle = createIdleTimer({ timeoutMs: this.idleTimeoutMs, busy: () => fdspSessionBusy(this.responder, this.pumps), onIdle: () => this.close(`idle for ${this.idleTimeoutMs / 1000} s`) });
+    this.idle.touch();
   }
 
   close(why) {
     if (this.closed) return;
     this.closed = true;
     this.closeReason = why;
-    clearTimeout(this.idleTimer);
+    if (this.idle) this.idle.stop();
     clearTimeout(this.pairTimer);
     this.responder.close();
     this.pumps.reliable.close();
