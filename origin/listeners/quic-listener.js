@@ -12,6 +12,33 @@ const { spawnQuicOrigin, QUIC_ORIGIN_BINARY } = require('./quic-process');
 
 const CONGESTION_CONTROLS = ['cubic', 'newreno', 'bbr', 'fixed'];
 
+// The socket directory is named after the origin's PID, so an origin killed before close()
+// (SIGKILL: the runner's fault tests, a crash) leaves a directory the next origin recognises.
+const SOCKET_DIR = /^lab-quic-(\d+)-[A-Za-z0-9]+$/;
+
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** Removes socket directories of origins that are no longer running; returns how many. */
+function removeStaleSocketDirs(tmp = os.tmpdir()) {
+  let removed = 0;
+  for (const name of fs.readdirSync(tmp)) {
+    const m = SOCKET_DIR.exec(name);
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    try {
+      fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+      removed += 1;
+    } catch { /* another origin got there first, or not ours to remove */ }
+  }
+  return removed;
+}
+
 function listenUnix(server, file) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -34,7 +61,8 @@ async function startQuicListener(ctx) {
   if (!fs.existsSync(QUIC_ORIGIN_BINARY)) {
     return { unavailable: `the QUIC server is not built (${path.relative(process.cwd(), QUIC_ORIGIN_BINARY) || QUIC_ORIGIN_BINARY} is missing; \`npm run setup\` builds it with Rust's cargo)` };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-quic-'));
+  removeStaleSocketDirs();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lab-quic-${process.pid}-`));
   let port = null;
   const backend = createH3Backend({ router: ctx.router, log: ctx.log, listener: ctx.name, port: () => port });
   const sockets = new Set();
@@ -77,4 +105,4 @@ async function startQuicListener(ctx) {
   return { port, pid: child.pid, exited: child.exited, close };
 }
 
-module.exports = { startQuicListener, CONGESTION_CONTROLS };
+module.exports = { startQuicListener, removeStaleSocketDirs, CONGESTION_CONTROLS };
