@@ -170,4 +170,4 @@ function probeDuration(file) {
   });
 }
 
-module.exports = { ensureContent, listContent, isBuilt, readBuildRecord };
+module.exports = { ensureContent, listContent, isBuilt, readBuildRecord, isAlive };

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { createH3Backend } = require('./h3-backend');
 const { createBridgeServer } = require('../webtransport/bridge-server');
 const { spawnQuicOrigin, QUIC_ORIGIN_BINARY } = require('./quic-process');
+const { isAlive } = require('../content/ensure-content');
 
 const CONGESTION_CONTROLS = ['cubic', 'newreno', 'bbr', 'fixed'];
 
@@ -16,21 +17,12 @@ const CONGESTION_CONTROLS = ['cubic', 'newreno', 'bbr', 'fixed'];
 // (SIGKILL: the runner's fault tests, a crash) leaves a directory the next origin recognises.
 const SOCKET_DIR = /^lab-quic-(\d+)-[A-Za-z0-9]+$/;
 
-function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-}
-
 /** Removes socket directories of origins that are no longer running; returns how many. */
 function removeStaleSocketDirs(tmp = os.tmpdir()) {
   let removed = 0;
   for (const name of fs.readdirSync(tmp)) {
     const m = SOCKET_DIR.exec(name);
-    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
     try {
       fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
       removed += 1;
