@@ -8,6 +8,7 @@ const { serveDirectory } = require('./serve-file');
 const { createByteSource } = require('./byte-source');
 const { sendText, sendJson } = require('./responses');
 const { listContent } = require('./content/content-listing');
+const { createLiveRoute } = require('./live/live-route');
 
 /**
  * dash.js's browser build, exactly as published (never bundled or patched). dashjs's
@@ -73,6 +74,7 @@ function createRouter(ctx) {
   const player = serveDirectory(ctx.playerDir);
   const vendor = serveDirectory(dashjsBrowserDir());
   const bytes = createByteSource();
+  const live = createLiveRoute({ contentDir: ctx.contentDir, serveContent: content });
   const playerIndex = path.join(ctx.playerDir, 'index.html');
 
   const servePlayer = (req, res, rest) => {
@@ -107,6 +109,8 @@ function createRouter(ctx) {
         }),
     },
     { path: '/content/', handle: (req, res, info, rest) => content(req, res, rest) },
+    // Every content as a live broadcast: /live/<start ms>/<content>/manifest.mpd (live/live-path.js).
+    { path: '/live/', handle: (req, res, info, rest) => live(req, res, rest) },
     // n deterministic bytes, Range-capable: the unbounded source of throughput runs (byte-source.js).
     { path: '/bytes/', handle: (req, res, info, rest) => bytes(req, res, rest) },
     { path: '/vendor/', handle: (req, res, info, rest) => vendor(req, res, rest) },

@@ -15,6 +15,8 @@ const { createAbrInputBuilder } = require('./playback/abr-input');
 const { createSeekSchedule } = require('./playback/seek-schedule');
 const { keepBitrateOnSeek } = require('./playback/keep-bitrate-on-seek');
 const { PlaybackRecorder } = require('./qoe/playback-recorder');
+const { broadcastStartMs, liveManifestPath } = require('./live/live-broadcast');
+const { LIVE_DELAY_LIMITS } = require('./run-options');
 
 /** The segment a URL names, from the segment index (file names are unique per content). */
 function segmentLookup(index) {
@@ -50,6 +52,8 @@ async function fetchContentIndex(content) {
  * @param {{at: number, to: number}[]} [o.seeks]  media-time seek schedule
  * @param {number} [o.stopAt]      stop at this media time (seconds)
  * @param {boolean} [o.keepBitrateOnSeek]  hold the pre-seek representation until the target plays (paper 002)
+ * @param {boolean} [o.live]       play the content as a live broadcast (origin/live/)
+ * @param {number} [o.liveDelay]   its target latency in seconds (default LIVE_DELAY_LIMITS.default)
  * @param {*} [o.<option>]         the transport's options by key (the DataChannel's bp)
  * @param {(e: object) => void} [o.onUpdate]
  * @param {object} [o.index]       the content's segment index, if already loaded (else fetched)
@@ -67,6 +71,7 @@ async function startPlayback(o) {
   const highestBandwidthBps = Math.max(0, ...index.representations.map((r) => r.bandwidth || 0)) || null;
   const transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
   const session = abr.decide ? createAbrSession(abr, params) : null;
+  const liveDelaySeconds = o.live ? o.liveDelay || LIVE_DELAY_LIMITS.default : null;
 
   player = o.dashjs.MediaPlayer().create();
   const recorder = new PlaybackRecorder({
@@ -83,7 +88,11 @@ async function startPlayback(o) {
         recorder.error(`${abr.name}: onSeek: ${err.message}`);
       }
     } : null,
-    config: { content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek), ...transportEntry.configFields(transport), userAgent: navigator.userAgent },
+    liveLatency: o.live ? () => player.getCurrentLiveLatency() : null,
+    config: {
+      content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek),
+      live: Boolean(o.live), ...(o.live ? { liveDelaySeconds } : {}), ...transportEntry.configFields(transport), userAgent: navigator.userAgent,
+    },
   });
 
   player.extend(
@@ -96,7 +105,7 @@ async function startPlayback(o) {
     false,
   );
 
-  player.updateSettings(labDashSettings({ abr, params, segmentDurationSeconds: index.segmentDuration, logLevel: o.dashjs.Debug.LOG_LEVEL_WARNING }));
+  player.updateSettings(labDashSettings({ abr, params, segmentDurationSeconds: index.segmentDuration, logLevel: o.dashjs.Debug.LOG_LEVEL_WARNING, liveDelaySeconds }));
   if (session) {
     const buildInput = createAbrInputBuilder(index);
     player.addABRCustomRule('qualitySwitchRules', `LabAbrRule_${abr.name}`, createCustomAbrRule({
@@ -171,7 +180,9 @@ async function startPlayback(o) {
   if (o.keepBitrateOnSeek) keepBitrateOnSeek({ video: o.video, player, recorder });
   // Absolute: dash.js's CMCD reporter builds URL objects from request URLs and throws on a
   // relative MPD URL.
-  player.initialize(o.video, new URL(`${contentBase}/manifest.mpd`, location.href).href, true);
+  const manifestPath = o.live ? liveManifestPath(o.content, broadcastStartMs(Date.now(), liveDelaySeconds)) : `${contentBase}/manifest.mpd`;
+  recorder.config.manifest = manifestPath;
+  player.initialize(o.video, new URL(manifestPath, location.href).href, true);
   return { player, recorder, transport, stop, ended, qoe: () => finalRecord || recorder.toJSON(), index };
 }
 

@@ -80,6 +80,8 @@ async function main() {
   $('seeks').value = formatSeekSchedule(config.seeks);
   $('stop').value = config.stopAt || '';
   $('keep').checked = config.keepBitrateOnSeek;
+  $('live').checked = config.live;
+  $('live-delay').value = config.liveDelay || '';
   // The selected transport's options (the DataChannel's BP slider), from the registry.
   const optionControls = mountOptionControls({ document, $, choices, config, getRun: () => window.lab.run });
   optionControls.show($('transport').value);
@@ -102,6 +104,8 @@ async function main() {
         seeks: parseSeekSchedule($('seeks').value),
         stopAt: $('stop').value ? Number($('stop').value) : undefined,
         keepBitrateOnSeek: $('keep').checked,
+        live: $('live').checked,
+        liveDelay: $('live-delay').value ? Number($('live-delay').value) : undefined,
         ...optionControls.values($('transport').value),
         abrParams,
         autostart: true,

@@ -88,6 +88,31 @@ function parseStopTime(raw, where, problems) {
   return n;
 }
 
+// A live playback's target latency: dash.js's liveDelay (player/live/). Paper 002's live runs had
+// an 8 s buffer, which needs a latency of more than 8 s (a segment is available only once it
+// has ended).
+const LIVE_DELAY_LIMITS = Object.freeze({ min: 1, max: 120, default: 10 });
+
+/** A live target latency in seconds, 1-120. @returns {number|undefined} */
+function parseLiveDelay(raw, where, problems) {
+  const n = numberFrom(raw);
+  if (!(n >= LIVE_DELAY_LIMITS.min && n <= LIVE_DELAY_LIMITS.max)) {
+    problems.push(`${where.whole} must be a target live latency of ${LIVE_DELAY_LIMITS.min}-${LIVE_DELAY_LIMITS.max} seconds, got ${show(raw)}`);
+    return undefined;
+  }
+  return n;
+}
+
+/**
+ * A live playback needs a transport that can fetch the live broadcast, and has no seek
+ * schedule (a seek in a broadcast is a jump in the time-shift window, not paper 002's frame
+ * seek).
+ */
+function checkLivePlayback({ transport, seeks }, where, problems) {
+  if (transport && transport.liveRefusal) problems.push(`${where.whole}: transport "${transport.name}" cannot play live: ${transport.liveRefusal}`);
+  if (seeks && seeks.length) problems.push(`${where.whole}: a live playback takes no seek schedule (seeks are for on-demand content)`);
+}
+
 /** A transport by its registry name. @returns {object|null} the registry entry */
 function parseTransportName(name, where, problems) {
   if (!transports.has(name)) {
@@ -159,6 +184,9 @@ module.exports = {
   parseSeekSchedule,
   formatSeekSchedule,
   parseStopTime,
+  parseLiveDelay,
+  checkLivePlayback,
+  LIVE_DELAY_LIMITS,
   parseTransportName,
   parseAbrName,
   parseAbrParams,

@@ -22,6 +22,15 @@ function rung(kbps, height) {
   return { bitrateKbps: kbps, width, height: h };
 }
 
+// The Klagenfurt DASH dataset's Big Buck Bunny ladder that paper 002 used ("20 bitrates ranging
+// from 44 Kbps to 3.9 Mbps"), on demand and live.
+const PAPER_QUIC_LADDER = [
+  rung(45, 144), rung(89, 144), rung(129, 144), rung(177, 216), rung(218, 216), rung(256, 216),
+  rung(323, 288), rung(378, 288), rung(509, 360), rung(578, 360), rung(783, 432), rung(1008, 432),
+  rung(1207, 576), rung(1474, 576), rung(2087, 720), rung(2410, 720), rung(2944, 720), rung(3341, 1080),
+  rung(3614, 1080), rung(3936, 1080),
+];
+
 // A scene list is what the synthetic source cycles through; "high" motion cuts often between
 // fast-moving sources (many I-frames, as paper 000's Bunny), "low" holds long slow scenes
 // (few I-frames, as paper 000's Nature). See synthetic-source.js.
@@ -60,14 +69,19 @@ const PRESETS = {
     segmentSeconds: 4,
     motion: 'mixed',
     x264Preset: 'veryfast',
-    // The Klagenfurt DASH dataset's Big Buck Bunny ladder that paper 002 used ("20 bitrates
-    // ranging from 44 Kbps to 3.9 Mbps").
-    ladder: [
-      rung(45, 144), rung(89, 144), rung(129, 144), rung(177, 216), rung(218, 216), rung(256, 216),
-      rung(323, 288), rung(378, 288), rung(509, 360), rung(578, 360), rung(783, 432), rung(1008, 432),
-      rung(1207, 576), rung(1474, 576), rung(2087, 720), rung(2410, 720), rung(2944, 720), rung(3341, 1080),
-      rung(3614, 1080), rung(3936, 1080),
-    ],
+    ladder: PAPER_QUIC_LADDER,
+  },
+  'paper-quic-live': {
+    description: 'paper 002 live (connection switches): paper-quic with 2 s segments, for the origin\'s live broadcast (/live/)',
+    paper: '002',
+    durationSeconds: 600,
+    fps: 24,
+    // Paper 002: "For the live content, the segment duration and playback buffer size were set
+    // to two and eight seconds".
+    segmentSeconds: 2,
+    motion: 'mixed',
+    x264Preset: 'veryfast',
+    ladder: PAPER_QUIC_LADDER,
   },
   'paper-fdsp-high': {
     description: 'paper 000 (FDSP) high-motion clip: 1080p30, 1/2/4 Mbps, 150 s, frequent scene cuts and many I-frames',

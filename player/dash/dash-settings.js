@@ -9,13 +9,21 @@ const { builtInRulesOff } = require('./custom-abr-rule');
  * @param {object} o.params     its complete parameters
  * @param {number} o.segmentDurationSeconds
  * @param {number} o.logLevel   dashjs.Debug.LOG_LEVEL_WARNING
+ * @param {number} [o.liveDelaySeconds]  a live playback's target latency (none: on demand)
  * @returns {object} for player.updateSettings()
  */
-function labDashSettings({ abr, params, segmentDurationSeconds, logLevel }) {
+function labDashSettings({ abr, params, segmentDurationSeconds, logLevel, liveDelaySeconds }) {
   // No request timeout: dash.js aborts a segment download after 20 s by default and asks again,
   // so on a slow link a 10 s segment (paper 000's) is fetched over and over and never arrives.
   // The papers' players waited; a lab measuring what a link delivers must too.
   const settings = { streaming: { buffer: {}, abr: {}, fragmentRequestTimeout: 0 }, debug: { logLevel } };
+  if (liveDelaySeconds) {
+    settings.streaming.delay = { liveDelay: liveDelaySeconds };
+    // No catch-up: paper 002's player played at 1x, so a stall's length stays in the latency
+    // (the QoE record's liveLatencyGrowthSeconds), and playback-rate changes would alter the
+    // play time that rebuffer rates are computed against.
+    settings.streaming.liveCatchup = { enabled: false };
+  }
   // An entry that leaves the choice to dash.js (dashjs.js) keeps dash.js's defaults.
   if (!abr.decide) return settings;
   Object.assign(settings.streaming.abr, builtInRulesOff().streaming.abr);

@@ -5,6 +5,7 @@
 // so the live table, window.qoe and a saved JSON can never disagree.
 const { summarizePlayback } = require('./summarize-playback');
 const { fnv1a32 } = require('./fnv1a32');
+const { summarizeLiveLatency } = require('./live-latency');
 
 const SAMPLE_EVERY_MS = 250;
 
@@ -20,8 +21,12 @@ class PlaybackRecorder {
    *   segment of the log (its registry entry's segmentFields)
    * @param {(seek: {fromSeconds, toSeconds, scheduled}) => void} [opts.onSeek]  every seek
    *   request, as it is recorded (the ABR's onSeek hook)
+   * @param {() => number} [opts.liveLatency]  seconds behind the live broadcast (live playbacks
+   *   only): sampled while frames play
    */
-  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null }) {
+  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null }) {
+    this.liveLatency = liveLatency;
+    this.liveLatencySeries = []; // [t ms, seconds behind the broadcast], while playing
     this.transportStats = transportStats;
     this.segmentFields = segmentFields;
     this.onSeek = onSeek;
@@ -63,6 +68,9 @@ class PlaybackRecorder {
       // A person seeking with the video controls: the same measurement as a scheduled seek
       // (a scheduled one is already pending when its 'seeking' arrives).
       seeking: () => {
+        // dash.js positions a live playback at its start time (the live edge minus the target
+        // latency) before the first frame: that 'seeking' is the player's, not the viewer's.
+        if (this.liveLatency && !this.timeline.some((e) => e.type === 'playing')) return;
         if (this.scheduledSeekStarting) {
           this.scheduledSeekStarting = false;
           return;
@@ -90,6 +98,13 @@ class PlaybackRecorder {
   sample() {
     const level = this.bufferLevel();
     this.bufferSeries.push([this.now(), Number.isFinite(level) ? level : 0]);
+    const v = this.video;
+    // While frames advance only: during a stall the latency grows smoothly, and after it the
+    // jump by the stall's length is what the summary counts.
+    if (this.liveLatency && !v.paused && !v.seeking && v.readyState >= 3) {
+      const latency = this.liveLatency();
+      if (Number.isFinite(latency) && latency > 0) this.liveLatencySeries.push([this.now(), latency]);
+    }
   }
 
   /**
@@ -190,6 +205,7 @@ class PlaybackRecorder {
       startedAt: this.startedAtWallClock,
       summary: {
         ...summarizePlayback(this.timeline, { now: this.now() }),
+        ...(summarizeLiveLatency(this.liveLatencySeries) || {}),
         droppedFrames: q.droppedVideoFrames ?? null,
         decodedFrames: q.totalVideoFrames ?? null,
         bytesPerTransport: { ...this.transportBytes },
@@ -201,6 +217,7 @@ class PlaybackRecorder {
       timeline: this.timeline,
       bufferSeries: this.bufferSeries,
       bitrateSeries: this.bitrateSeries,
+      ...(this.liveLatency ? { liveLatencySeries: this.liveLatencySeries } : {}),
       segments: this.segments,
       decisions: this.decisions,
       errors: this.errors,

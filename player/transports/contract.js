@@ -34,6 +34,9 @@
 //                   table (and a bar chart when bar is true)
 //   reportNote(record) -> text|null  optional: a sentence the report prints once for the
 //                   playbacks it concerns (a congestion control that is not TCP-friendly)
+//   liveRefusal     optional: why this transport cannot play a live broadcast (the origin's
+//                   /live/ route, origin/live/); a run asking for live with it is refused
+//                   with this reason. Absent: it plays live as it plays on demand
 //   chromiumArgs(info) -> [flag]     optional: Chromium flags this transport needs to reach the
 //                   origin described by info (its ready line or GET /api/info: urls,
 //                   spkiSha256, ...); the launcher passes them when info.urls has its urlKey
@@ -42,7 +45,7 @@
 // scenario's transport entry keys, and the fields of a planned playback and its record (an
 // option is a field of those too: testbed/scenario/expand-matrix.js).
 const RESERVED_OPTION_KEYS = new Set(['content', 'transport', 'abr', 'seeks', 'stop', 'keep', 'params', 'autostart', 'hold',
-  'stopAt', 'keepBitrateOnSeek', 'abrParams', 'name', 'label', 'id', 'scenario', 'transportName', 'transportOptions',
+  'stopAt', 'keepBitrateOnSeek', 'live', 'liveDelay', 'liveDelaySeconds', 'abrParams', 'name', 'label', 'id', 'scenario', 'transportName', 'transportOptions',
   'abrName', 'network', 'networkDescription', 'profile', 'seekSchedule', 'switchSchedule', 'switches', 'repetition',
   'durationSeconds', 'expectedSeconds', 'timeoutSeconds', 'status', 'error', 'summary', 'metrics', 'qoe', 'counters',
   'origin', 'emulated', 'playerConfig', 'wallSeconds']);
@@ -71,6 +74,7 @@ function normalizeTransport(raw) {
   if (typeof raw.label !== 'string' || !raw.label) fail(name, 'needs a label');
   if (typeof raw.create !== 'function') fail(name, 'needs create(url, options, context)');
   const options = Object.freeze(Object.fromEntries(Object.entries(raw.options || {}).map(([k, o]) => [k, normalizeOption(name, k, o)])));
+  if (raw.liveRefusal !== undefined && (typeof raw.liveRefusal !== 'string' || !raw.liveRefusal)) fail(name, 'liveRefusal must be a sentence saying why it cannot play live');
   for (const f of ['configFields', 'segmentNote', 'summaryRows', 'progressNote', 'reportNote', 'chromiumArgs']) {
     if (raw[f] !== undefined && typeof raw[f] !== 'function') fail(name, `${f} must be a function`);
   }
@@ -88,6 +92,7 @@ function normalizeTransport(raw) {
     resultColumns: Object.freeze((raw.resultColumns || []).map((c) => normalizeColumn(name, c))),
     reportNote: raw.reportNote || (() => null),
     chromiumArgs: raw.chromiumArgs || (() => []),
+    liveRefusal: raw.liveRefusal || null,
   });
 }
 

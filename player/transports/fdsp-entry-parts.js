@@ -60,4 +60,8 @@ const resultColumns = [
   },
 ];
 
-module.exports = { segmentFields, segmentNote, summaryRows, progressNote, resultColumns };
+// The FDSP responder serves the on-demand files under /content/; the live broadcast is a route of
+// the HTTP listeners (origin/live/) it does not know.
+const liveRefusal = 'FDSP carriers fetch the on-demand files only (the origin\'s FDSP responder has no live broadcast)';
+
+module.exports = { segmentFields, segmentNote, summaryRows, progressNote, resultColumns, liveRefusal };

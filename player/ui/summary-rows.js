@@ -23,6 +23,12 @@ function qoeSummaryRows(q) {
     ['protocols (Resource Timing)', Object.keys(s.protocols).join(', ') || '-'],
     ['errors', String(s.errors)],
   ];
+  // A live playback: how far behind the broadcast, and how much it fell behind (stalls).
+  if (q.config && q.config.live) {
+    rows.splice(1, 0,
+      ['live latency now / target', `${sec(s.liveLatencyEndSeconds)} / ${sec(q.config.liveDelaySeconds)}`],
+      ['live latency mean / max / grown by', `${sec(s.liveLatencyMeanSeconds)} / ${sec(s.liveLatencyMaxSeconds)} / ${sec(s.liveLatencyGrowthSeconds)}`]);
+  }
   const entry = q.config && transports.has(q.config.transport) ? transports.get(q.config.transport) : null;
   return entry ? [...rows, ...entry.summaryRows(q)] : rows;
 }

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
-const { runQoeCli } = require('../support/qoe-cli');
+const { runScenarioByTransport } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -21,13 +21,10 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-switch-'));
-    const run = path.join(tmp, 'run');
-    const r = await runQoeCli(['scenarios/switch-smoke', '--out', run, '--no-report']);
-    if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
-    for (const f of fs.readdirSync(path.join(run, 'playbacks'))) {
-      const x = JSON.parse(fs.readFileSync(path.join(run, 'playbacks', f), 'utf8'));
-      rec[x.transport] = x;
-      logs[x.transport] = fs.readFileSync(path.join(run, 'logs', `${x.id}.requests.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const got = await runScenarioByTransport('scenarios/switch-smoke', path.join(tmp, 'run'), ['--no-report']);
+    Object.assign(rec, got.records);
+    Object.assign(logs, got.logs);
+    for (const x of Object.values(rec)) {
       const s = x.qoe.summary;
       process.stderr.write(`switch-smoke ${x.id}: switches ${JSON.stringify(x.switchLog)}, rebuffer ${s.rebufferSeconds.toFixed(1)} s (${s.rebufferInstances}x), connections ${[...new Set(logs[x.transport].map((e) => e.connectionId))].join(' ')}, drops ${JSON.stringify(x.counters.toClient.drops)}\n`);
     }

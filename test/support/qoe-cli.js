@@ -1,5 +1,6 @@
 'use strict';
 // `npm run qoe` as a user runs it, for the tests that drive the runner end to end.
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
@@ -28,4 +29,23 @@ function runQoeCli(args, { onStderr, uid } = {}) {
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err, pid: child.pid })));
 }
 
-module.exports = { runQoeCli };
+/**
+ * Runs a scenario into run directory `run` and reads what it left, keyed by transport: each
+ * playback's record and its origin request log (NDJSON lines). Throws with the runner's stderr
+ * when it did not exit 0.
+ * @returns {Promise<{records: object, logs: object}>}
+ */
+async function runScenarioByTransport(scenario, run, extraArgs = []) {
+  const r = await runQoeCli([scenario, '--out', run, ...extraArgs]);
+  if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
+  const records = {};
+  const logs = {};
+  for (const f of fs.readdirSync(path.join(run, 'playbacks'))) {
+    const x = JSON.parse(fs.readFileSync(path.join(run, 'playbacks', f), 'utf8'));
+    records[x.transport] = x;
+    logs[x.transport] = fs.readFileSync(path.join(run, 'logs', `${x.id}.requests.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  }
+  return { records, logs };
+}
+
+module.exports = { runQoeCli, runScenarioByTransport };

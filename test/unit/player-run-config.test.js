@@ -12,13 +12,13 @@ test('paper 002 Table 3 seek schedule', () => {
 test('a run survives the round trip through its URL', () => {
   const config = {
     content: 'paper-quic', transport: 'h2', abr: 'bba2', seeks: [{ at: 40, to: 100 }], stopAt: 600,
-    keepBitrateOnSeek: true, abrParams: { bufferSizeSeconds: 20 }, autostart: true, hold: true, bp: 25,
+    keepBitrateOnSeek: true, abrParams: { bufferSizeSeconds: 20 }, autostart: true, hold: true, bp: 25, live: false,
   };
   expect(parseRunConfig(runConfigToSearch(config))).toEqual(config);
 });
 
 test('defaults and clear errors for bad parameters', () => {
-  expect(parseRunConfig('')).toEqual({ content: 'sample', transport: 'http11', abr: 'dashjs', autostart: false, hold: false, seeks: [], keepBitrateOnSeek: false });
+  expect(parseRunConfig('')).toEqual({ content: 'sample', transport: 'http11', abr: 'dashjs', autostart: false, hold: false, seeks: [], keepBitrateOnSeek: false, live: false });
   expect(() => parseRunConfig('?stop=-3')).toThrow(/stop must be a positive/);
   expect(() => parseRunConfig('?params={bad')).toThrow(/params must be JSON/);
   expect(() => parseRunConfig('?params=[1]')).toThrow(/JSON object/);

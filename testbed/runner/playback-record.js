@@ -28,6 +28,7 @@ function playerConfigFor(scenario, p) {
     seeks: p.seeks,
     stopAt: p.durationSeconds,
     keepBitrateOnSeek: scenario.keepBitrateOnSeek,
+    ...(scenario.live ? { live: true, liveDelay: scenario.live.delaySeconds } : {}),
   };
 }
 

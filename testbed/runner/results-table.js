@@ -37,6 +37,9 @@ const RUN = [
   ['mediaThroughput', 'bit/s', (r) => r.metrics && r.metrics.mediaThroughput],
   ['linkUtilization', '', (r) => r.metrics && r.metrics.linkUtilization],
   ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
+  // Live playbacks only (player/qoe/live-latency.js): seconds behind the broadcast.
+  ['liveLatencyMeanSeconds', 's', (r) => r.summary && r.summary.liveLatencyMeanSeconds],
+  ['liveLatencyGrowthSeconds', 's', (r) => r.summary && r.summary.liveLatencyGrowthSeconds],
 ].map(column);
 // Throughput runs (a scenario's `throughput`) and competing flows (its `competingFlows`):
 // empty for playbacks without them (throughput-record.js says what each is).

@@ -12,6 +12,8 @@
 //   timeoutSeconds           per playback (default: 3 x the expected viewing time + 120 s)
 //   congestionControl        TCP congestion control in the origin's namespace (default cubic)
 //   keepBitrateOnSeek        hold the pre-seek bitrate after a seek (paper 002 Table 3)
+//   live                     true or {delaySeconds}: play the content as a live broadcast at that
+//                            target latency (default 10 s; origin/live/, player/live/); no seeks
 //   transports               [http11, http10, h2, {name: datachannel, label: fdsp-bp50, bp: 50}]
 //                            names and options from the transport registry (player/transports/);
 //                            plain names stay strings in the normal form; entries are objects
@@ -37,7 +39,7 @@
 // same messages, as the page's URL (player/run-options.js).
 const { validateProfile } = require('./network-profile');
 const { abrs: abrRegistry } = require('../../player/abr');
-const { transportOptions, transportsWithOption } = require('../../player/transports');
+const { transports: transportRegistry, transportOptions, transportsWithOption } = require('../../player/transports');
 const options = require('../../player/run-options');
 const { validateReference } = require('../report/paper-reference');
 const { validateThroughput, THROUGHPUT_ABR } = require('./throughput-run');
@@ -45,8 +47,22 @@ const { validateCompetingFlows } = require('./competing-flows');
 
 const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
 const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
-  'keepBitrateOnSeek', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference', 'throughput', 'competingFlows'];
+  'keepBitrateOnSeek', 'live', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference', 'throughput', 'competingFlows'];
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** live: true (the default target latency) or {delaySeconds}. @returns {{delaySeconds: number}|null} */
+function parseLive(raw, problems) {
+  if (raw === undefined || raw === false) return null;
+  if (raw === true) return { delaySeconds: options.LIVE_DELAY_LIMITS.default };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push(`live must be true or {delaySeconds: N}, got ${JSON.stringify(raw)}`);
+    return null;
+  }
+  for (const k of Object.keys(raw)) if (k !== 'delaySeconds') problems.push(`live: unknown key "${k}" (known: delaySeconds)`);
+  if (raw.delaySeconds === undefined) return { delaySeconds: options.LIVE_DELAY_LIMITS.default };
+  const delaySeconds = options.parseLiveDelay(raw.delaySeconds, options.inFile('live.delaySeconds'), problems);
+  return delaySeconds === undefined ? null : { delaySeconds };
+}
 
 class ScenarioError extends Error {
   constructor(source, problems) {
@@ -196,6 +212,14 @@ function validateScenario(raw, ctx) {
     return v;
   };
   const transports = list('transports').map((t, i) => parseTransport(t, `transports[${i}]`, problems));
+  const live = parseLive(raw.live, problems);
+  if (live && throughput) problems.push('live: a throughput run plays no content');
+  if (live) {
+    (Array.isArray(raw.transports) ? raw.transports : []).forEach((t, i) => {
+      const name = typeof t === 'string' ? t : t && t.name;
+      if (transportRegistry.has(name)) options.checkLivePlayback({ transport: transportRegistry.get(name) }, options.inFile(`transports[${i}]`), problems);
+    });
+  }
   const transportLabels = transports.map((t) => t.label);
   transportLabels.forEach((l, i) => { if (l !== null && transportLabels.indexOf(l) !== i) problems.push(`transports: label "${l}" is used twice (give each entry its own label)`); });
   const abrs = throughput ? [{ ...THROUGHPUT_ABR }] : list('abrs').map((a, i) => parseAbr(a, `abrs[${i}]`, problems)).filter(Boolean);
@@ -212,6 +236,7 @@ function validateScenario(raw, ctx) {
     for (const n of a.networks || []) if (!networks.includes(n)) problems.push(`abrs.${a.label}.networks: ${show(n)} is not one of the scenario's networks (${networks.join(', ')})`);
   }
   const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => options.parseSeekSchedule(v, options.inFile(where), problems)) || { none: [] };
+  if (live && raw.seekSchedules !== undefined) problems.push('seekSchedules: a live playback takes no seek schedule (seeks are for on-demand content)');
   const switchSchedules = namedMap(raw.switchSchedules, 'switchSchedules', problems, (v, where) => parseSwitches(v, where, profileNames, problems)) || { none: [] };
   if (durationSeconds) {
     for (const [n, seeks] of Object.entries(seekSchedules)) {
@@ -233,6 +258,8 @@ function validateScenario(raw, ctx) {
     timeoutSeconds: raw.timeoutSeconds ?? null,
     congestionControl,
     keepBitrateOnSeek: raw.keepBitrateOnSeek === true,
+    // Only when given, as throughput below.
+    ...(live ? { live } : {}),
     transports: transports.map((t) => t.normal),
     abrs,
     profiles,

@@ -19,4 +19,5 @@ module.exports = {
   summaryRows: fdsp.summaryRows,
   progressNote: fdsp.progressNote,
   resultColumns: fdsp.resultColumns,
+  liveRefusal: fdsp.liveRefusal,
 };

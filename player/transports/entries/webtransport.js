@@ -35,6 +35,7 @@ module.exports = {
   summaryRows: (q) => [['WebTransport: carriers', (q.config && q.config.carriers) || '-'], ...fdsp.summaryRows(q)],
   progressNote: fdsp.progressNote,
   resultColumns: fdsp.resultColumns,
+  liveRefusal: fdsp.liveRefusal,
   reportNote: (record) => {
     const c = record.qoe && record.qoe.config;
     return c && (c.reliableCc === 'fixed' || c.unreliableCc === 'fixed') ? `WebTransport playbacks with a fixed-rate session are ${FIXED_NOTE}.` : null;
