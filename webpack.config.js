@@ -15,8 +15,7 @@ class CopyPageFilesPlugin {
       compilation.hooks.processAssets.tap(
         { name: 'CopyPageFilesPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
-          for (const file of this.files) {
-            const abs = path.join(__dirname, 'player', file);
+          for (const [file, abs] of Object.entries(this.files)) {
             compilation.fileDependencies.add(abs);
             compilation.emitAsset(file, new compiler.webpack.sources.RawSource(fs.readFileSync(abs)));
           }
@@ -38,5 +37,9 @@ module.exports = (_env, argv = {}) => ({
   externals: { dashjs: 'dashjs' },
   devtool: 'source-map',
   performance: { hints: false },
-  plugins: [new CopyPageFilesPlugin(['index.html'])],
+  // The page, and uPlot's stylesheet beside it (its charts; the script is bundled).
+  plugins: [new CopyPageFilesPlugin({
+    'index.html': path.join(__dirname, 'player', 'index.html'),
+    'uPlot.min.css': require.resolve('uplot/dist/uPlot.min.css'),
+  })],
 });

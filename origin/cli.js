@@ -37,6 +37,8 @@ ${listeners.flatMap((l) => l.options || []).map((opt) => optionLine(`${opt.flag}
   --content-dir DIR    content root (default ${DEFAULTS.contentDir})
   --data-dir DIR       certificate and logs (default ${DEFAULTS.dataDir})
   --log FILE           request log, NDJSON (default <data-dir>/logs/requests-<time>.ndjson)
+  --link-state FILE    the emulated link's current settings, served at /api/link for the page's
+                       throughput chart (npm run lab writes it; default none)
   --cache-mb N         content kept in memory after it was served once, in MiB (default
                        ${DEFAULTS.cacheMegabytes}; 0 = read every request from disk)
   --preset NAME        content preset (or group) to build if absent; the printed page
@@ -102,6 +104,7 @@ async function main(argv) {
         'data-dir': { type: 'string' },
         log: { type: 'string' },
         'cache-mb': { type: 'string' },
+        'link-state': { type: 'string' },
         preset: { type: 'string', default: 'sample' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -134,6 +137,7 @@ async function main(argv) {
     dataDir,
     logFile,
     cacheMegabytes: megabytes(values['cache-mb'], '--cache-mb') ?? DEFAULTS.cacheMegabytes,
+    linkStateFile: values['link-state'] ? path.resolve(values['link-state']) : null,
   };
   for (const opt of registry.listeners().flatMap((l) => l.options || [])) {
     const text = values[opt.flag.slice(2)];

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { serveDirectory } = require('./serve-file');
 const { createByteSource } = require('./byte-source');
-const { sendText, sendJson } = require('./responses');
+const { sendText, sendJson, sendBody } = require('./responses');
 const { listContent } = require('./content/content-listing');
 const { createLiveRoute } = require('./live/live-route');
 
@@ -67,6 +67,7 @@ function requestPath(url) {
  * @param {string} ctx.playerDir    the built player page (webpack output)
  * @param {() => object} ctx.info   listener URLs and certificate hashes for /api/info
  * @param {import('./file-cache').FileCache} [ctx.contentCache]  content kept in memory (none: read from disk)
+ * @param {string|null} [ctx.linkStateFile]  the emulated link's settings as npm run lab keeps them (GET /api/link)
  * @returns {(req, res, connectionInfo) => void}
  */
 function createRouter(ctx) {
@@ -107,6 +108,19 @@ function createRouter(ctx) {
           listener: info.listener,
           content: listContent(ctx.contentDir),
         }),
+    },
+    // What the emulated link in front of this origin is set to now (npm run lab rewrites the
+    // file on every change): the page draws its rate beside the measured throughput.
+    {
+      path: '/api/link',
+      exact: true,
+      handle: (req, res) => {
+        if (!ctx.linkStateFile) return sendText(res, 404, 'no emulated link is known to this origin (npm run lab tells it about its link)\n');
+        return fs.readFile(ctx.linkStateFile, 'utf8', (err, text) => {
+          if (err) return sendText(res, 503, `the link's state is not readable yet: ${err.code}\n`);
+          return sendBody(res, 200, 'application/json; charset=utf-8', text);
+        });
+      },
     },
     { path: '/content/', handle: (req, res, info, rest) => content(req, res, rest) },
     // Every content as a live broadcast: /live/<start ms>/<content>/manifest.mpd (live/live-path.js).

@@ -61,7 +61,8 @@ async function startOrigin(options = {}) {
   const router = createRouter({
     contentDir: o.contentDir,
     playerDir: o.playerDir,
-    info: () => ({ urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex }),
+    info: () => ({ urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex, linkState: Boolean(o.linkStateFile) }),
+    linkStateFile: o.linkStateFile || null,
     contentCache,
   });
 

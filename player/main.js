@@ -9,7 +9,12 @@ const { parseRunConfig, runConfigToSearch, parseSeekSchedule, formatSeekSchedule
 const { formChoices } = require('./ui/form-choices');
 const { mountOptionControls } = require('./ui/option-controls');
 const { qoeSummaryRows, segmentProtocolCell } = require('./ui/summary-rows');
-const { drawLineChart, formatValue } = require('./ui/line-chart');
+// uplot's ES module build (webpack picks it) has the class as its default export.
+const uPlotModule = require('uplot');
+
+const uPlot = uPlotModule.default || uPlotModule;
+const { formatValue, render: renderChart } = require('../shared/charts/lab-charts');
+const { pageChartModels } = require('./ui/page-charts');
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,19 +44,48 @@ function renderSegments(q) {
   $('segments').tBodies[0].innerHTML = tail
     .map((s) => `<tr><td>${s.index ?? '-'}</td><td>${s.representationId ?? '-'}</td><td>${s.bandwidth ? Math.round(s.bandwidth / 1000) : '-'}</td><td>${s.bytes}</td>` +
       `<td>${(s.firstByte - s.requestStart).toFixed(0)}</td><td>${(s.lastByte - s.requestStart).toFixed(0)}</td>` +
-      `<td>${s.throughput ? formatValue(s.throughput, 'bps') : '-'}</td><td>${s.bufferAfter.toFixed(1)} s</td>` +
+      `<td>${s.throughput ? formatValue(s.throughput, 'bit/s') : '-'}</td><td>${s.bufferAfter.toFixed(1)} s</td>` +
       `<td>${segmentProtocolCell(q, s)}</td></tr>`)
     .join('');
+}
+
+// The charts (uPlot): made on the first render, then given new data; drag to zoom into a time
+// range, double-click to zoom out.
+const charts = [];
+const CHART_SIZE = { width: 520, height: 220 };
+// The emulated link's states seen so far (npm run lab: GET /api/link), oldest first.
+const linkHistory = [];
+
+function renderCharts(q) {
+  const models = pageChartModels(q, { linkHistory, pageTimeOrigin: performance.timeOrigin });
+  models.forEach((model, i) => {
+    if (charts[i]) charts[i].update(model);
+    else charts[i] = renderChart($('charts').children[i], model, uPlot, CHART_SIZE);
+  });
+}
+
+/** Polls the origin for its emulated link's settings, when it has them (npm run lab). */
+function followLink(info) {
+  if (!info.linkState) return;
+  const poll = async () => {
+    try {
+      const r = await fetch('/api/link', { cache: 'no-store' });
+      if (!r.ok) return;
+      const state = await r.json();
+      const last = linkHistory[linkHistory.length - 1];
+      if (!last || last.clockOriginWallMs !== state.clockOriginWallMs) linkHistory.push(state);
+    } catch {
+      // The page goes on without the link's rate.
+    }
+  };
+  poll();
+  setInterval(poll, 2000);
 }
 
 function render(q) {
   renderSummary(q);
   renderSegments(q);
-  const t0 = q.timeline.length ? q.timeline[0].t : 0;
-  const rel = (series) => series.map(([t, v]) => [(t - t0) / 1000, v]);
-  const tMax = q.bufferSeries.length ? (q.bufferSeries[q.bufferSeries.length - 1][0] - t0) / 1000 : 1;
-  drawLineChart($('buffer-chart'), rel(q.bufferSeries), { label: 'buffer level over time (s)', unit: 's', tMin: 0, tMax });
-  drawLineChart($('bitrate-chart'), rel(q.bitrateSeries), { label: 'rendered bitrate over time', unit: 'bps', step: true, color: '#2e7d32', tMin: 0, tMax });
+  renderCharts(q);
 }
 
 async function main() {
@@ -69,6 +103,7 @@ async function main() {
   }
   const info = await (await fetch('/api/info', { cache: 'no-store' })).json();
   window.lab.info = info;
+  followLink(info);
   const contentNames = info.content.map((c) => c.name);
   if (!contentNames.includes(config.content) && contentNames.length) contentNames.unshift(config.content);
   fillSelect($('content'), contentNames.map((n) => [n, n]), config.content);

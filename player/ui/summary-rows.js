@@ -2,7 +2,7 @@
 // The rows of the page's live QoE table: the metrics every playback has, then what its
 // transport adds (its registry entry's summaryRows). Pure, so it can be checked in Node.
 const { transports } = require('../transports');
-const { formatValue } = require('./line-chart');
+const { formatValue } = require('../../shared/charts/lab-charts');
 
 /** @returns {[string, string][]} [label, text] per row */
 function qoeSummaryRows(q) {
@@ -15,9 +15,9 @@ function qoeSummaryRows(q) {
     ['rebuffers', `${s.rebufferInstances} (${sec(s.rebufferSeconds)})`],
     ['rebuffer rate', `${(100 * s.rebufferRate).toFixed(2)} %`],
     ['seeks / mean wait', `${s.seeks.length} / ${sec(s.meanSeekWaitSeconds)}`],
-    ['avg playback bitrate', s.averagePlaybackBitrate ? formatValue(s.averagePlaybackBitrate, 'bps') : '-'],
-    ['avg downloaded bitrate', s.averageDownloadedBitrate ? formatValue(s.averageDownloadedBitrate, 'bps') : '-'],
-    ['switches', `${s.switchCount} (mean ${formatValue(s.switchMagnitudeMean, 'bps')})`],
+    ['avg playback bitrate', s.averagePlaybackBitrate ? formatValue(s.averagePlaybackBitrate, 'bit/s') : '-'],
+    ['avg downloaded bitrate', s.averageDownloadedBitrate ? formatValue(s.averageDownloadedBitrate, 'bit/s') : '-'],
+    ['switches', `${s.switchCount} (mean ${formatValue(s.switchMagnitudeMean, 'bit/s')})`],
     ['frames decoded / dropped', `${s.decodedFrames ?? '-'} / ${s.droppedFrames ?? '-'}`],
     ['bytes per transport', Object.entries(s.bytesPerTransport).map(([k, v]) => `${k}: ${(v / 1e6).toFixed(2)} MB`).join(', ') || '-'],
     ['protocols (Resource Timing)', Object.keys(s.protocols).join(', ') || '-'],

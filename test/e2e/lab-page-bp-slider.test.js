@@ -71,6 +71,16 @@ testAsRoot('npm run lab: BP slider from 0 to 100 mid-playback on a lossy link: l
   await page.waitForFunction(() => window.lab.state === 'done', null, { timeout: 180000, polling: 500 });
   const qoe = await page.evaluate(() => window.lab.done);
   const summaryText = await page.textContent('#summary');
+  // The lab told the origin about its link: the page's throughput chart draws its 20 Mbit/s
+  // beside the segments' throughput (uPlot's legend names the series).
+  const link = await page.evaluate(async () => (await fetch('/api/link')).json());
+  expect(link.description).toMatch(/20 Mbit\/s/);
+  expect(link.downlinkRate).toEqual({ kind: 'constant', bitsPerSecond: 20e6 });
+  expect(await page.locator('#charts .u-legend').allTextContents()).toEqual([
+    expect.stringContaining('buffer level'),
+    expect.stringContaining('downloaded segment'),
+    expect.stringContaining('link rate (configured)'),
+  ]);
 
   const lossOf = (segs) => segs.reduce((a, s) => a + s.lostChunks, 0) / segs.reduce((a, s) => a + s.packets, 0);
   const before = qoe.segments.filter((s) => s.bp === 0);

@@ -10,6 +10,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runQoeCli } = require('../support/qoe-cli');
+const { launchChromium } = require('../../testbed/chromium');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -85,7 +86,23 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
     expect(csv).toHaveLength(5);
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('<h2>Rebuffer rate (%)</h2>');
-    expect((html.match(/<svg/g) || []).length).toBeGreaterThanOrEqual(7 + 2 * 4);
+    expect((html.match(/<div class="chart" data-chart="\d+"><\/div>/g) || []).length).toBeGreaterThanOrEqual(7 + 2 * 4);
+    // The report is one file that draws its charts offline: opened in Chromium, every chart
+    // placeholder gets its uPlot canvas, without a page error or any request but the file.
+    const browser = await launchChromium({ timeoutMs: 60000 });
+    try {
+      const errors = [];
+      const requests = [];
+      browser.page.on('pageerror', (e) => errors.push(e.message));
+      browser.page.on('request', (r) => requests.push(r.url()));
+      await browser.page.goto(`file://${path.join(runDir, 'report.html')}`);
+      const drawn = await browser.page.evaluate(() => [document.querySelectorAll('.chart').length, document.querySelectorAll('.chart canvas').length]);
+      expect(drawn[1]).toBe(drawn[0]);
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([`file://${path.join(runDir, 'report.html')}`]);
+    } finally {
+      await browser.close();
+    }
     expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/\| rtt100-8mbit \| [\d.]+ \(n=1\) \| [\d.]+ \(n=1\) \| [\d.]+ \(n=1\) \| [\d.]+ \(n=1\) \|/);
   }, 400000);
 

@@ -1,7 +1,6 @@
 'use strict';
 const { rangeHeader, parseDashRange, rebaseUrl } = require('../../player/transports/transport');
 const { rangeFromHeaders } = require('../../player/dash/transport-loader');
-const { scalePoints } = require('../../player/ui/line-chart');
 
 test('byte ranges between dash.js, the transports and HTTP', () => {
   expect(parseDashRange('0-833')).toEqual({ start: 0, end: 833 });
@@ -21,11 +20,4 @@ test('requests are rebased onto the transport\'s listener, path and query kept',
     .toBe('https://127.0.0.1:8443/content/sample/manifest.mpd');
   expect(rebaseUrl('http://127.0.0.1:8080/content/s/chunk-1-00001.m4s?a=b', 'http://127.0.0.1:8081', 'http://127.0.0.1:8080/'))
     .toBe('http://127.0.0.1:8081/content/s/chunk-1-00001.m4s?a=b');
-});
-
-test('chart points scale into the plot area', () => {
-  const xy = scalePoints([[0, 0], [10, 5], [20, 10]], { width: 200, height: 100, pad: 10 });
-  expect(xy).toEqual([[10, 90], [100, 50], [190, 10]]);
-  // Values above vMax are clipped to the top.
-  expect(scalePoints([[0, 50]], { width: 100, height: 100, pad: 0, vMax: 10, tMin: 0, tMax: 1 })).toEqual([[0, 0]]);
 });

@@ -5,7 +5,7 @@ const { playbackMetrics, meanRate, valueAt } = require('../../testbed/runner/pla
 const { toCsv, csvCell } = require('../../testbed/runner/results-table');
 const { diffCounters } = require('../../testbed/runner/link-counters');
 const { summarizeRequestLog } = require('../../testbed/runner/origin-log-summary');
-const { lineChart, barChart, niceMax } = require('../../testbed/report/svg-charts');
+const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('../../testbed/report/report-charts');
 
 function record(o) {
   return {
@@ -147,14 +147,20 @@ describe('tables and charts as text', () => {
     expect(row).toContain('failed,"timed out, twice"');
   });
 
-  test('charts: round axis maxima, one polyline per series, a bar per group, text escaped', () => {
-    expect([0, 0.7, 3.2, 7, 12, 4500].map(niceMax)).toEqual([1, 1, 5, 10, 20, 5000]);
-    const line = lineChart({ title: 'a<b', xLabel: 's', yLabel: 'v', series: [{ name: 'x', points: [[0, 1], [10, 2]] }, { name: 'y', step: true, points: [[0, 0], [5, 1]] }] });
-    expect(line.match(/<polyline/g)).toHaveLength(2);
-    expect(line).toContain('a&lt;b');
-    const bars = barChart({ title: 't', unit: '%', bars: [{ label: 'h2', value: 2, min: 1, max: 3 }, { label: 'http11', value: null }] });
-    expect(bars.match(/<rect/g)).toHaveLength(1);
-    expect(bars).toContain('no data');
+  test('charts: line models keep their series and styles, bar models a whisker over the 95 % interval, into one self-contained report', () => {
+    const line = lineChartModel({ title: 'a<b', xLabel: 's', yLabel: 'v', series: [{ name: 'x', points: [[0, 1], [10, 2]] }, { name: 'y', step: true, dashed: true, points: [[0, 0], [5, 1]] }, { name: 'empty', points: [] }, { name: 'd', dots: true, points: [[1, 1]] }] });
+    expect(line.series.map((x) => [x.label, x.style, x.dash])).toEqual([['x', 'line', false], ['y', 'step', true], ['d', 'points', false]]);
+    const bars = barChartModel({ title: 't', unit: '%', bars: [{ label: 'h2', mean: 2, ci95: 0.5 }, { label: 'http11', mean: 3, ci95: null }, { label: 'h3', mean: null, ci95: null }] });
+    expect(bars).toEqual({ type: 'bars', title: 't', unit: '%', categories: ['h2', 'http11', 'h3'], values: [2, 3, null], lo: [1.5, null, null], hi: [2.5, null, null] });
+    const set = createChartSet();
+    expect(set.place(line)).toBe('<div class="chart" data-chart="0"></div>');
+    expect(set.place(bars)).toBe('<div class="chart" data-chart="1"></div>');
+    // A "<" in a title cannot end the script early.
+    expect(set.script()).toContain('"title":"a\\u003cb"');
+    const inline = chartAssets();
+    expect(inline).toContain('.uplot');
+    expect(inline).toContain('root.labCharts = api');
+    expect(inline).not.toMatch(/<script[^>]+src=/);
   });
 });
 

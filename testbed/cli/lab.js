@@ -150,6 +150,16 @@ async function main(argv) {
 
   const startProfile = profile;
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-origin-')), 'requests.ndjson');
+  // What the link is set to now, for the page's throughput chart (the origin serves it at
+  // /api/link): the downlink's rate schedule and the wall-clock time its clock started, which
+  // is when the link was made or last changed (schedules restart then). Written whole and renamed,
+  // so the origin never reads half a file.
+  const linkStateFile = path.join(path.dirname(logFile), 'link-state.json');
+  const writeLinkState = (p, settings) => {
+    const state = { description: describeProfile(p), downlinkRate: settings.toClient.rate || null, clockOriginWallMs: Date.now() };
+    fs.writeFileSync(`${linkStateFile}.tmp`, `${JSON.stringify(state)}\n`);
+    fs.renameSync(`${linkStateFile}.tmp`, linkStateFile);
+  };
   let link = null;
   let origin = null;
   let stopping = null;
@@ -161,6 +171,8 @@ async function main(argv) {
         // The request log is the one record of what the page fetched: kept if it has anything.
         let logged = 0;
         try { logged = fs.statSync(logFile).size; } catch { /* the origin never started */ }
+        fs.rmSync(linkStateFile, { force: true });
+        fs.rmSync(`${linkStateFile}.tmp`, { force: true });
         if (logged > 0) process.stderr.write(`lab: the request log stays at ${logFile}\n`);
         else fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
         process.stderr.write('lab: stopped; the emulated link is gone\n');
@@ -176,8 +188,9 @@ async function main(argv) {
   try {
     const settings = profileToLinkSettings(profile);
     link = await createEmulatedLink({ index: 30 + (process.pid % 10), toClient: settings.toClient, toServer: settings.toServer, clientInHost: true });
+    writeLinkState(profile, settings);
     setCongestionControl(link.serverNs, args.values.cc);
-    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile });
+    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, linkStateFile });
   } catch (err) {
     await stop(1);
     fail(err.message, 1);
@@ -209,6 +222,7 @@ async function main(argv) {
         // Schedules (square waves, traces) restart from now, as in a new playback.
         await link.configure('toClient', { ...s.toClient, timeOriginMs: 'now' });
         await link.configure('toServer', { ...s.toServer, timeOriginMs: 'now' });
+        writeLinkState(profile, s);
         process.stdout.write(`lab: link now: ${describeProfile(profile)}\n`);
       }
     } catch (err) {

@@ -1,5 +1,6 @@
 'use strict';
-// A run directory -> report.html (self-contained: tables and inline SVG plots), report.md
+// A run directory -> report.html (self-contained: tables and uPlot charts, the library inlined:
+// report-charts.js), report.md
 // (the same tables in Markdown) and tables.csv (every metric summary in long form). A directory
 // with results.csv and scenario.json but no playback records (results/ keeps runs that way)
 // gets the same tables, without the plots over time. Cells measured before a known fix that
@@ -9,7 +10,7 @@ const path = require('node:path');
 const { aggregateRows, pivot, formatCell, overlapsByRow, reportMetrics, GROUP_KEYS } = require('./aggregate');
 const { readRun } = require('./read-run');
 const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('./known-fixes');
-const { lineChart, barChart, esc } = require('./svg-charts');
+const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('./report-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
 const { csvCell } = require('../runner/results-table');
@@ -19,6 +20,10 @@ const { cdfsByRow, segmentThroughputsMbps, seekWaitsSeconds } = require('./distr
 const { transports } = require('../../player/transports');
 
 const DEFAULT_PLOTS = 12;
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
 
 /** The playbacks to plot over time: the ones asked for, else the first ok one of each group. */
 function choosePlots(records, groups, ids) {
@@ -35,43 +40,46 @@ function choosePlots(records, groups, ids) {
  * A throughput run over time: its in-order throughput per window, each competing flow's, and
  * the model's bound (paper 001 Figs. 6-7's quantities, one run).
  */
-function throughputCharts(r) {
+function throughputCharts(r, charts) {
   const secs = (ms) => ms / 1000;
   const steps = (windows) => windows.flatMap((w) => [[secs(w.startMs), w.bitsPerSecond / 1e6], [secs(w.endMs), w.bitsPerSecond / 1e6]]);
   const series = [{ name: `${r.transport} (in order)`, points: steps(r.throughput.windows) }];
   for (const f of r.competingFlows || []) series.push({ name: `${f.label} (${f.ccSeen || f.cc})`, points: steps(f.windows), color: '#d62728' });
   const end = secs(1000 * r.throughput.seconds);
   if (r.model && r.model.capped) series.push({ name: `model bound (${r.model.equation})`, dashed: true, step: true, points: [[0, r.model.capped / 1e6], [end, r.model.capped / 1e6]] });
-  const chart = lineChart({ title: `${r.id}: throughput per ${r.throughput.sampleSeconds} s`, xLabel: 'time since the run started (s)', yLabel: 'Mbit/s', series });
+  const chart = charts.place(lineChartModel({ title: `${r.id}: throughput per ${r.throughput.sampleSeconds} s`, xLabel: 'time since the run started (s)', yLabel: 'Mbit/s', series }));
   return `<div class="pair">${chart}</div>`;
 }
 
 /** The chart(s) of one record over time: a playback's buffer and bitrate, or a throughput run's throughput. */
-function chartsOf(r) {
-  return r.throughput ? throughputCharts(r) : timeSeriesCharts(r);
+function chartsOf(r, charts) {
+  return r.throughput ? throughputCharts(r, charts) : timeSeriesCharts(r, charts);
 }
 
 /** CDF plots across repetitions: per-segment throughput and seek waits, one chart per network row. */
-function distributionCharts(groups, records) {
+function distributionCharts(groups, records, chartSet) {
   const byId = new Map(records.map((r) => [r.id, r]));
   const charts = [];
   for (const [what, valuesOf, xLabel] of [['segment download throughput', segmentThroughputsMbps, 'Mbit/s (segment bytes / request to last byte)'], ['seek wait', seekWaitsSeconds, 'seconds (seek asked -> playing at the target)']]) {
     for (const { row, series } of cdfsByRow(groups, byId, valuesOf)) {
-      charts.push(lineChart({ title: `${row}: CDF of ${what}`, xLabel, yLabel: 'fraction <= x', series: series.map((x) => ({ name: x.name, step: true, points: x.points })) }));
+      charts.push(chartSet.place(lineChartModel({ title: `${row}: CDF of ${what}`, xLabel, yLabel: 'fraction <= x', series: series.map((x) => ({ name: x.name, step: true, points: x.points })) })));
     }
   }
   return charts;
 }
 
-function timeSeriesCharts(r) {
+function timeSeriesCharts(r, charts) {
   const q = r.qoe;
   const secs = (t) => t / 1000;
-  const buffer = lineChart({
-    title: `${r.id}: buffer level`,
+  const bufferSeries = [{ name: 'buffer', points: (q.bufferSeries || []).map(([t, v]) => [secs(t), v]) }];
+  if (q.liveLatencySeries) bufferSeries.push({ name: 'live latency', points: q.liveLatencySeries.map(([t, v]) => [secs(t), v]) });
+  const buffer = charts.place(lineChartModel({
+    title: `${r.id}: buffer level${q.liveLatencySeries ? ' and live latency' : ''}`,
     xLabel: 'time since page load (s)',
-    yLabel: 'buffer (s)',
-    series: [{ name: 'buffer', points: (q.bufferSeries || []).map(([t, v]) => [secs(t), v]) }],
-  });
+    yLabel: 'seconds',
+    unit: 's',
+    series: bufferSeries,
+  }));
   const series = [{ name: 'rendered bitrate', step: true, points: (q.bitrateSeries || []).map(([t, b]) => [secs(t), b / 1e6]) }];
   const end = Math.max(0, ...(q.bufferSeries || []).map(([t]) => t));
   if (r.profile && r.profile.rate && end > 0) {
@@ -93,7 +101,9 @@ function timeSeriesCharts(r) {
   }
   const segs = (q.segments || []).filter((s) => s.bandwidth).map((s) => [secs(s.lastByte), s.bandwidth / 1e6]);
   if (segs.length) series.push({ name: 'downloaded segments', step: true, points: segs, color: '#aaa' });
-  const bitrate = lineChart({ title: `${r.id}: bitrate`, xLabel: 'time since page load (s)', yLabel: 'Mbit/s', series });
+  const decisions = (q.decisions || []).filter((d) => !d.abandoned && Number.isFinite(d.bandwidth));
+  if (decisions.length) series.push({ name: 'ABR decision', dots: true, points: decisions.map((d) => [secs(d.t), d.bandwidth / 1e6]), color: '#9467bd' });
+  const bitrate = charts.place(lineChartModel({ title: `${r.id}: bitrate`, xLabel: 'time since page load (s)', yLabel: 'Mbit/s', series }));
   return `<div class="pair">${buffer}${bitrate}</div>`;
 }
 
@@ -194,19 +204,20 @@ function writeReport(runDir, o = {}) {
   const notes = [...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean))];
 
   const metrics = reportMetrics();
+  const chartSet = createChartSet();
   // Each metric a table; those marked bar also a bar chart.
   const sections = metrics.map((m) => {
     const t = pivot(groups, m.key);
     if (t.cells.every((row) => row.every((c) => !c || c.n === 0))) return null;
-    const bars = m.bar ? barChart({
+    const bars = m.bar ? chartSet.place(barChartModel({
       title: m.label,
       unit: m.unit,
       bars: groups.map((g) => {
         const c = g.metrics[m.key];
-        const s = (v) => (v === null ? null : v * m.scale);
-        return { label: g.label, value: s(c.mean), min: s(c.min), max: s(c.max) };
+        const s = (v) => (v === null || v === undefined ? null : v * m.scale);
+        return { label: g.label, mean: s(c.mean), ci95: s(c.ci95) };
       }),
-    }) : '';
+    })) : '';
     const besideMetric = m.beside ? metrics.find((x) => x.key === m.beside) : null;
     const beside = besideMetric ? { m: besideMetric, t: pivot(groups, besideMetric.key), word: 'model' } : null;
     return { m, t, bars, beside, paper: referencePivot(groups, scenario.reference, m.key), overlaps: overlapSentences(t) };
@@ -214,7 +225,8 @@ function writeReport(runDir, o = {}) {
   const paperCaption = scenario.reference ? `The paper's figures (${scenario.reference.source}), same layout; - where it gives none` : '';
 
   const plots = run.records ? choosePlots(records, groups, o.plots) : [];
-  const distributions = run.records && !scenario.throughput ? distributionCharts(groups, records) : [];
+  const distributions = run.records && !scenario.throughput ? distributionCharts(groups, records, chartSet) : [];
+  const plotted = run.records ? plots.map((r) => chartsOf(r, chartSet)).join('\n') : null;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(scenario.name)}: QoE report</title>
 <style>
@@ -224,12 +236,15 @@ th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th { background: #f4f4f4; } tr th:first-child { text-align: left; }
 .pair { display: flex; flex-wrap: wrap; gap: 8px; } .note { color: #555; font-size: 13px; }
 .warn { color: #a00; }
-</style></head><body>
+.chart { margin: 4px 0 12px; }
+</style>
+${chartAssets()}
+</head><body>
 <h1>${esc(scenario.name)}</h1>
 <p>${esc(scenario.description || '')}</p>
 <p class="note">${scenario.throughput ? `Throughput runs: each fetches the origin's byte source for <b>${scenario.throughput.seconds} s</b>, in-order throughput per ${scenario.throughput.sampleSeconds} s` : `Content <b>${esc(scenario.content)}</b>, stop at ${scenario.durationSeconds} s of media`}, ${scenario.repetitions} repetition(s);
 ${ok} playbacks ok, ${failed.length} failed; ${emulated ? `through the link emulator, TCP congestion control ${esc(scenario.congestionControl)} at the origin` : '<span class="warn">WITHOUT network emulation (loopback): network profiles were not applied</span>'}.
-Cells: mean ± half the 95 % confidence interval (Student's t) (min-max, n = playbacks it rests on); one playback: mean (n=1), no interval. Under each table, per row, the cells whose intervals overlap: their difference is not established by these runs.${scenario.competingFlows ? ` Competing flows: ${esc(scenario.competingFlows.map((f) => `${f.label} (${f.cc}, ${f.startSeconds}-${f.stopSeconds ?? 'end'} s)`).join(', '))}.` : ''} Report generated ${generated}.</p>
+Cells: mean ± half the 95 % confidence interval (Student's t) (min-max, n = playbacks it rests on); one playback: mean (n=1), no interval. Under each table, per row, the cells whose intervals overlap: their difference is not established by these runs. Bar charts: the mean, the whisker its 95 % interval (none for one playback). Line charts zoom: drag across a range, double-click to zoom out.${scenario.competingFlows ? ` Competing flows: ${esc(scenario.competingFlows.map((f) => `${f.label} (${f.cc}, ${f.startSeconds}-${f.stopSeconds ?? 'end'} s)`).join(', '))}.` : ''} Report generated ${generated}.</p>
 ${notes.map((n) => `<p class="note warn">${esc(n)}</p>`).join('\n')}
 ${fixNotes.length ? `<h2>Figures measured before a fix</h2>\n<ul class="warn">${fixNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <h2>Network profiles</h2>
@@ -241,7 +256,8 @@ ${distributions.length ? `<h2>Distributions across repetitions</h2>
 ${scenario.throughput ? `<h2>Throughput over time</h2>
 <p class="note">${plots.length} run(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; in-order throughput per ${scenario.throughput.sampleSeconds} s window, competing flows in red, the model's bound dashed.</p>` : `<h2>Buffer level and bitrate over time</h2>
 <p class="note">${plots.length} playback(s)${o.plots && o.plots.length ? ' (as asked)' : ': the first successful repetition of each combination'}; the dashed line is the link's configured downlink rate, green what it carried (IP bytes, 1 s steps).</p>`}
-${run.records ? plots.map(chartsOf).join('\n') : '<p class="note">This directory keeps results.csv only, not the playback records: no plots over time.</p>'}
+${plotted !== null ? plotted : '<p class="note">This directory keeps results.csv only, not the playback records: no plots over time.</p>'}
+${chartSet.script()}
 ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>error</th></tr>${failed.map((r) => `<tr><th>${esc(r.id)}</th><td style="text-align:left">${esc(r.error)}</td></tr>`).join('')}</table>` : ''}
 </body></html>
 `;

@@ -26,7 +26,8 @@ const STDERR_TAIL_CHARS = 1000;
  */
 async function startOriginInNamespace(o) {
   const argv = inNamespace(o.netns, [process.execPath, path.join(REPO, 'origin', 'cli.js'),
-    '--host', o.host, '--preset', 'none', '--content-dir', o.contentDir, '--data-dir', o.dataDir, '--log', o.logFile]);
+    '--host', o.host, '--preset', 'none', '--content-dir', o.contentDir, '--data-dir', o.dataDir, '--log', o.logFile,
+    ...(o.linkStateFile ? ['--link-state', o.linkStateFile] : [])]);
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   const origin = new OriginProcess(child, o.readyTimeoutMs || 30000);
   try {
