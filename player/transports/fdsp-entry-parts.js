@@ -34,11 +34,12 @@ function progressNote(summary) {
 }
 
 const resultColumns = [
-  // Media packets lost / all media packets, as the player counted them.
+  // Media packets lost / all media packets, as the player counted them: a packet that came after
+  // its segment's playout deadline is lost too, as paper 000 counts PLR.
   {
     name: 'mediaPlr',
     get: (r) => { const t = transportTotals(r); return t && t.plr !== undefined ? t.plr : null; },
-    metric: { label: 'Media packet loss ratio (FDSP, lost / all media packets)', unit: '%', scale: 100, digits: 3, bar: true },
+    metric: { label: 'Media packet loss ratio, paper 000\'s definition (FDSP: lost or past the playout deadline / all media packets)', unit: '%', scale: 100, digits: 3, bar: true },
   },
   // The same split by cause (player/qoe/fdsp-media-loss.js): segments waited for in full show
   // what the network took; deadline stops (counted by the transport) cut the rest.
