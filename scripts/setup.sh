@@ -19,6 +19,8 @@ declare -A NEED=(
   [openssl]=openssl
   [socat]=socat
   [ip]=iproute2
+  # Multipath TCP for programs that open plain TCP sockets (the multipath link, paper 004).
+  [mptcpize]=mptcpize
 )
 missing=()
 for cmd in "${!NEED[@]}"; do

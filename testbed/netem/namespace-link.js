@@ -78,18 +78,28 @@ function linkExists(name) {
   }
 }
 
+// Paths beyond the first: names and subnets apart from path 0's (labts<index>, 10.77.<index>).
+const MAX_EXTRA_PATHS = 3;
+const extraPathNames = (index, k) => ({ serverTun: `labts${index}p${k}`, clientTun: `labtc${index}p${k}` });
+const extraPathAddresses = (index, k) => ({ serverIp: `10.${77 + k}.${index}.1`, clientIp: `10.${77 + k}.${index}.2` });
+
 /**
  * @param {object} [o]
  * @param {number} [o.index]     a small number that keeps names and subnets apart (default pid-based)
  * @param {object} [o.toClient]  LinkDirection settings, server -> client (downlink)
  * @param {object} [o.toServer]  client -> server (uplink)
  * @param {boolean} [o.realtime] run relay and socats at real-time priority (default true)
+ * @param {{toClient?: object, toServer?: object}[]} [o.extraPaths]  more paths between the same
+ *   two namespaces (at most 3), each with its own TUN pair, subnet 10.(77+k).<index> and
+ *   relay: link.paths[k] (path 0 is the link itself) has its addresses, configure() and counters()
  * @param {boolean} [o.clientInHost] leave the client end in this (the host's) namespace, so any
  *   browser on the machine reaches the server's address through the emulator (npm run lab);
  *   no client namespace is made
  */
 async function createEmulatedLink(o = {}) {
   requireRoot();
+  if ((o.extraPaths || []).length > MAX_EXTRA_PATHS) throw new Error(`at most ${MAX_EXTRA_PATHS} extra paths, got ${o.extraPaths.length}`);
+  if (o.extraPaths && o.extraPaths.length && o.clientInHost) throw new Error('extra paths need the client end in its own namespace');
   const index = o.index ?? (process.pid % 200) + 20;
   const names = { serverNs: `labsrv${index}`, clientNs: `labcli${index}`, serverTun: `labts${index}`, clientTun: `labtc${index}` };
   const subnet = `10.77.${index}`;
@@ -118,7 +128,7 @@ async function createEmulatedLink(o = {}) {
       for (const ns of [names.serverNs, names.clientNs]) {
         try { ip('netns', 'del', ns); } catch { /* absent */ }
       }
-      for (const tun of [names.serverTun, names.clientTun]) {
+      for (const tun of [names.serverTun, names.clientTun, ...(link.paths || []).slice(1).flatMap((p) => [p.serverTun, p.clientTun])]) {
         try { ip('link', 'del', tun); } catch { /* went with its namespace or its socat */ }
       }
     },
@@ -150,57 +160,81 @@ async function createEmulatedLink(o = {}) {
     }
     if (o.clientInHost) link.clientNs = null;
 
-    const [serverSidePort, serverSocatPort, clientSidePort, clientSocatPort] = await freeUdpPorts(4);
     const realtime = o.realtime !== false;
     const rt = (cmd) => (realtime ? ['chrt', '-f', '20', ...cmd] : cmd);
 
-    const relayArgs = rt([process.execPath, path.join(__dirname, 'relay-process.js'),
-      JSON.stringify({ serverSidePort, serverSocatPort, clientSidePort, clientSocatPort, toClient: o.toClient || {}, toServer: o.toServer || {} })]);
-    const relay = spawn(relayArgs[0], relayArgs.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-    children.push(relay);
-    let relayErr = '';
-    relay.stderr.on('data', (c) => { relayErr += c; });
-    const lines = readline.createInterface({ input: relay.stdout });
-    const pending = [];
-    lines.on('line', (line) => {
-      const msg = JSON.parse(line);
-      const waiter = pending.shift();
-      if (waiter) waiter(msg);
-    });
-    const ask = (obj) => new Promise((resolve, reject) => {
-      if (link.closed) return reject(new Error('the emulated link is closed'));
-      pending.push((msg) => (msg.error ? reject(new Error(msg.error)) : resolve(msg)));
-      relay.stdin.write(`${JSON.stringify(obj)}\n`);
-    });
-    await new Promise((resolve, reject) => {
-      pending.push(resolve);
-      relay.once('exit', (code) => reject(new Error(`relay exited (${code}): ${relayErr}`)));
-    });
-
-    const socat = (tun, listenPort, relayPort) => {
-      const args = rt(['socat', `TUN,tun-name=${tun},iff-no-pi,tun-type=tun`,
-        `UDP-DATAGRAM:127.0.0.1:${relayPort},bind=127.0.0.1:${listenPort},rcvbuf=4194304,sndbuf=4194304`]);
-      const child = spawn(args[0], args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
-      children.push(child);
-      let err = '';
-      child.stderr.on('data', (c) => { err = (err + c).slice(-500); });
-      // A socat that exits takes its TUN device, and the link, with it: say so where it is seen.
-      child.once('exit', (code, signal) => {
-        if (!link.closed && !link.broken) link.broken = `socat for ${tun} exited (${signal || code}): ${err.trim()}`;
+    /**
+     * One path: a relay (the emulated link, one LinkDirection per direction) between two TUN
+     * devices, the server's in the server namespace and the client's in the client namespace
+     * (or the host), each fed by a socat. Path 0 is the link's own; more paths (paper 004's two
+     * Wi-Fi paths) join the same two namespaces with their own devices, subnet and relay.
+     */
+    const startPath = async (k, pathNames, addresses, settings) => {
+      const [serverSidePort, serverSocatPort, clientSidePort, clientSocatPort] = await freeUdpPorts(4);
+      const relayArgs = rt([process.execPath, path.join(__dirname, 'relay-process.js'),
+        JSON.stringify({ serverSidePort, serverSocatPort, clientSidePort, clientSocatPort, toClient: settings.toClient || {}, toServer: settings.toServer || {} })]);
+      const relay = spawn(relayArgs[0], relayArgs.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+      children.push(relay);
+      let relayErr = '';
+      relay.stderr.on('data', (c) => { relayErr += c; });
+      const lines = readline.createInterface({ input: relay.stdout });
+      const pending = [];
+      lines.on('line', (line) => {
+        const msg = JSON.parse(line);
+        const waiter = pending.shift();
+        if (waiter) waiter(msg);
       });
-      return child;
+      const ask = (obj) => new Promise((resolve, reject) => {
+        if (link.closed) return reject(new Error('the emulated link is closed'));
+        pending.push((msg) => (msg.error ? reject(new Error(msg.error)) : resolve(msg)));
+        relay.stdin.write(`${JSON.stringify(obj)}\n`);
+      });
+      await new Promise((resolve, reject) => {
+        pending.push(resolve);
+        relay.once('exit', (code) => reject(new Error(`relay of path ${k} exited (${code}): ${relayErr}`)));
+      });
+
+      const socat = (tun, listenPort, relayPort) => {
+        const args = rt(['socat', `TUN,tun-name=${tun},iff-no-pi,tun-type=tun`,
+          `UDP-DATAGRAM:127.0.0.1:${relayPort},bind=127.0.0.1:${listenPort},rcvbuf=4194304,sndbuf=4194304`]);
+        const child = spawn(args[0], args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+        children.push(child);
+        let err = '';
+        child.stderr.on('data', (c) => { err = (err + c).slice(-500); });
+        // A socat that exits takes its TUN device, and the link, with it: say so where it is seen.
+        child.once('exit', (code, signal) => {
+          if (!link.closed && !link.broken) link.broken = `socat for ${tun} exited (${signal || code}): ${err.trim()}`;
+        });
+        return child;
+      };
+      socat(pathNames.serverTun, serverSocatPort, serverSidePort);
+      socat(pathNames.clientTun, clientSocatPort, clientSidePort);
+      for (const [tun, ns, addr] of [[pathNames.serverTun, names.serverNs, addresses.serverIp], [pathNames.clientTun, link.clientNs, addresses.clientIp]]) {
+        await waitFor(() => linkExists(tun), 5000, `TUN device ${tun}`);
+        // The address and queue length are set after the move: a move resets them.
+        if (ns) ip('link', 'set', tun, 'netns', ns);
+        const inNs = ns ? ['-n', ns] : [];
+        ip(...inNs, 'addr', 'add', `${addr}/24`, 'dev', tun);
+        ip(...inNs, 'link', 'set', tun, 'txqueuelen', '2000', 'up');
+      }
+      return {
+        index: k,
+        ...pathNames,
+        ...addresses,
+        relayPid: relay.pid,
+        configure: (direction, pathSettings) => ask({ configure: { direction, settings: pathSettings } }),
+        counters: async () => (await ask({ counters: true })).counters,
+        watchAddresses: async (list) => { await ask({ watch: list }); },
+      };
     };
-    socat(names.serverTun, serverSocatPort, serverSidePort);
-    socat(names.clientTun, clientSocatPort, clientSidePort);
-    for (const [tun, ns, addr] of [[names.serverTun, names.serverNs, serverIp], [names.clientTun, link.clientNs, clientIp]]) {
-      await waitFor(() => linkExists(tun), 5000, `TUN device ${tun}`);
-      // The address and queue length are set after the move: a move resets them.
-      if (ns) ip('link', 'set', tun, 'netns', ns);
-      const inNs = ns ? ['-n', ns] : [];
-      ip(...inNs, 'addr', 'add', `${addr}/24`, 'dev', tun);
-      ip(...inNs, 'link', 'set', tun, 'txqueuelen', '2000', 'up');
+
+    const main = await startPath(0, { serverTun: names.serverTun, clientTun: names.clientTun }, { serverIp, clientIp }, { toClient: o.toClient, toServer: o.toServer });
+    link.paths = [main];
+    for (const [i, extra] of (o.extraPaths || []).entries()) {
+      const k = i + 1;
+      link.paths.push(await startPath(k, extraPathNames(index, k), extraPathAddresses(index, k), extra || {}));
     }
-    link.configure = (direction, settings) => ask({ configure: { direction, settings } });
+    link.configure = main.configure;
     /**
      * A network interface change as a phone sees it (paper 002's WiFi <-> LTE switches): the
      * client gets a new address, so its TCP connections die and must be re-established.
@@ -218,12 +252,13 @@ async function createEmulatedLink(o = {}) {
         execFileSync('ip', ['netns', 'exec', names.clientNs, 'ss', '-K', 'src', link.clientIp], { stdio: 'ignore' });
       } catch { /* nothing to kill */ }
       link.clientIp = next;
+      link.paths[0].clientIp = next;
       return next;
     };
-    link.counters = async () => (await ask({ counters: true })).counters;
+    link.counters = main.counters;
     /** Counts the packets of these client-side addresses apart (counters().byAddress). */
-    link.watchAddresses = async (addresses) => { await ask({ watch: addresses }); };
-    link.relayPid = relay.pid;
+    link.watchAddresses = main.watchAddresses;
+    link.relayPid = main.relayPid;
     return link;
   } catch (err) {
     link.closeSync();

@@ -1,0 +1,103 @@
+'use strict';
+// Two emulated paths between the same two namespaces (paper 004's two Wi-Fi paths), each with
+// its own delay and counters, and Multipath TCP over them: a connection the client opens on
+// path 0 grows a subflow on path 1, carries bytes on both paths' counters, and survives path 0
+// going down and coming back. Real kernel MPTCP, real packets through the emulator. Needs root.
+const { spawn, execFileSync } = require('node:child_process');
+const { createEmulatedLink, inNamespace } = require('../../testbed/netem/namespace-link');
+const { enableMptcp, mptcpizeArgv, mptcpCounters } = require('../../testbed/netem/mptcp');
+
+const isRoot = process.getuid() === 0;
+const describeAsRoot = isRoot ? describe : describe.skip;
+if (!isRoot) process.stderr.write('netem-two-paths needs root (network namespaces, TUN): skipped\n');
+
+const sleep = (ms) => new Promise((r) => { setTimeout(r, ms); });
+const PATH0 = { toClient: { delayMs: 10, rate: 5e6, queueLimitBytes: 60000 }, toServer: { delayMs: 10 } };
+const PATH1 = { toClient: { delayMs: 40, rate: 5e6, queueLimitBytes: 100000 }, toServer: { delayMs: 40 } };
+
+const run = (argv, o) => spawn(argv[0], argv.slice(1), o);
+// An echo server (the server namespace, every address) and a client that times five one-byte
+// round trips on an established connection and prints the shortest, in ms.
+const ECHO = `require('net').createServer((c)=>c.pipe(c)).listen(5600,'0.0.0.0',()=>console.log('listening'));`;
+const RTT = `const c=require('net').connect(5600,process.argv[1],()=>{const r=[];let t;const go=()=>{t=process.hrtime.bigint();c.write('x')};c.on('data',()=>{r.push(Number(process.hrtime.bigint()-t)/1e6);if(r.length<5)go();else{console.log(Math.min(...r));c.destroy()}});go()});`;
+
+function rttMs(ns, address) {
+  return Number(execFileSync('ip', inNamespace(ns, [process.execPath, '-e', RTT, address]).slice(1), { encoding: 'utf8' }).trim());
+}
+
+// A bulk server (the origin's side) and a client that reads and reports its bytes every 250 ms.
+const SERVER = `const s=require('net').createServer((c)=>{const b=Buffer.alloc(65536,7);const w=()=>{while(c.write(b)){}};c.on('drain',w);c.on('error',()=>{});w();});s.listen(Number(process.argv[2]),process.argv[1],()=>console.log('listening'));`;
+const CLIENT = `let n=0;const c=require('net').connect(Number(process.argv[2]),process.argv[1]);c.on('data',(d)=>{n+=d.length});c.on('error',(e)=>{console.log(JSON.stringify({error:e.message}));process.exit(1)});setInterval(()=>console.log(JSON.stringify({bytes:n})),250);`;
+
+describeAsRoot('two emulated paths and MPTCP over them', () => {
+  let link;
+  const children = [];
+  beforeAll(async () => {
+    link = await createEmulatedLink({ index: 213, ...PATH0, extraPaths: [PATH1] });
+  }, 30000);
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    if (link) await link.close();
+  });
+
+  test('each path has its own addresses, delay and counters', async () => {
+    expect(link.paths.map((p) => [p.serverIp, p.clientIp])).toEqual([['10.77.213.1', '10.77.213.2'], ['10.78.213.1', '10.78.213.2']]);
+    const echo = run(inNamespace(link.serverNs, [process.execPath, '-e', ECHO]), { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(echo);
+    await new Promise((resolve) => echo.stdout.once('data', resolve));
+    const rtt0 = rttMs(link.clientNs, link.paths[0].serverIp);
+    const rtt1 = rttMs(link.clientNs, link.paths[1].serverIp);
+    echo.kill('SIGKILL');
+    expect(rtt0).toBeGreaterThan(19);
+    expect(rtt0).toBeLessThan(26);
+    expect(rtt1).toBeGreaterThan(79);
+    expect(rtt1).toBeLessThan(86);
+    const [c0, c1] = await Promise.all(link.paths.map((p) => p.counters()));
+    expect(c0.toClient.packetsOut).toBeGreaterThanOrEqual(5);
+    expect(c1.toClient.packetsOut).toBeGreaterThanOrEqual(5);
+  });
+
+  test('an MPTCP connection opened on path 0 carries bytes on both paths and survives path 0 going down and back', async () => {
+    enableMptcp(link);
+    const before = mptcpCounters(link.serverNs);
+    const server = run(inNamespace(link.serverNs, mptcpizeArgv([process.execPath, '-e', SERVER, link.paths[0].serverIp, '5601'])), { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(server);
+    await new Promise((resolve, reject) => {
+      server.stdout.once('data', resolve);
+      server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+    });
+    const client = run(inNamespace(link.clientNs, mptcpizeArgv([process.execPath, '-e', CLIENT, link.paths[0].serverIp, '5601'])), { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(client);
+    let last = { bytes: 0 };
+    client.stdout.on('data', (d) => {
+      for (const line of String(d).trim().split('\n')) last = JSON.parse(line);
+    });
+    const start = await Promise.all(link.paths.map((p) => p.counters()));
+    await sleep(4000);
+    const mid = await Promise.all(link.paths.map((p) => p.counters()));
+    const down = (a, b) => b.toClient.bytesOut - a.toClient.bytesOut;
+    const both = [down(start[0], mid[0]), down(start[1], mid[1])];
+    // Each path alone carries at most 5 Mbit/s = 2.5 MB in 4 s; MPTCP used both.
+    expect(both[0]).toBeGreaterThan(500000);
+    expect(both[1]).toBeGreaterThan(500000);
+    const after = mptcpCounters(link.serverNs);
+    expect(after.MPTcpExtMPCapableSYNRX - (before.MPTcpExtMPCapableSYNRX || 0)).toBe(1);
+    expect(after.MPTcpExtMPJoinSynRx - (before.MPTcpExtMPJoinSynRx || 0)).toBeGreaterThanOrEqual(1);
+
+    // Path 0 down for 3 s: the connection goes on over path 1, and keeps going once path 0 is back.
+    await link.paths[0].configure('toClient', { ...PATH0.toClient, downIntervals: [{ fromMs: 0, toMs: 3000 }], timeOriginMs: 'now' });
+    await link.paths[0].configure('toServer', { ...PATH0.toServer, downIntervals: [{ fromMs: 0, toMs: 3000 }], timeOriginMs: 'now' });
+    const bytesAtDown = last.bytes;
+    const p1AtDown = (await link.paths[1].counters()).toClient.bytesOut;
+    await sleep(2500);
+    expect(last.bytes - bytesAtDown).toBeGreaterThan(300000);
+    expect((await link.paths[1].counters()).toClient.bytesOut - p1AtDown).toBeGreaterThan(300000);
+    await sleep(3500);
+    const bytesBack = last.bytes;
+    await sleep(1500);
+    expect(last.bytes - bytesBack).toBeGreaterThan(300000);
+    expect(last.error).toBeUndefined();
+    expect(client.exitCode).toBeNull();
+    process.stderr.write(`two paths: ${JSON.stringify(both)} bytes down in 4 s on path 0 / path 1; MPTCP counters ${JSON.stringify(Object.fromEntries(Object.entries(after).filter(([, v]) => v)))}\n`);
+  }, 60000);
+});
