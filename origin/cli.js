@@ -197,6 +197,7 @@ async function main(argv) {
     ...registry.listeners().map((l) => (origin.unavailable[l.name]
       ? `  ${l.label.padEnd(15)} not serving: ${origin.unavailable[l.name]}`
       : `  ${l.label.padEnd(15)} ${origin.urls[l.urlKey]}${page(l.pageTransport)}${Object.keys(l.extraUrls || {}).map((k) => `\n  ${''.padEnd(15)} ${origin.urls[k]} (${k})`).join('')}`)),
+    ...(presets.length > 0 && origin.urls.h2 ? [`live broadcast: ${origin.urls.h2}/?content=${presets[0]}&transport=h2&abr=bba2&live=1&autostart=1 (every content is also live at /live/<start ms>/<content>/manifest.mpd)`] : []),
     `content:       ${contentDir}`,
     `request log:   ${origin.logFile}`,
     `TLS SPKI sha256 (for --ignore-certificate-errors-spki-list): ${origin.spkiSha256}`,

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { mptcpizeArgv } = require('./netem/mptcp');
 
 const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
 
@@ -136,8 +137,11 @@ async function readWhenWritten(file, ms) {
  * Playwright ends the wrapper's process group, Chromium included, on close() and on exit;
  * the emulated link also ends anything left in its namespace.
  */
-async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals = true }) {
+async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals = true, mptcp = false }) {
   const { chromium } = require('playwright-core');
+  // Multipath TCP: mptcpize's LD_PRELOAD reaches every process Chromium starts, its network
+  // service included, and mptcpize execs too, so $! stays Chromium's PID.
+  const launcher = mptcp ? mptcpizeArgv([chromiumExecutable()]) : [chromiumExecutable()];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-ns-'));
   const wrapper = path.join(dir, 'chromium-in-namespace');
   const pidFile = path.join(dir, 'pid');
@@ -147,7 +151,7 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
   // it at once; the status file appears whole (mv) once Chromium has been reaped.
   fs.writeFileSync(wrapper, [
     '#!/bin/sh',
-    `ip netns exec '${netns.replace(/'/g, '')}' '${chromiumExecutable()}' "$@" &`,
+    `ip netns exec '${netns.replace(/'/g, '')}' ${launcher.map((a) => `'${a}'`).join(' ')} "$@" &`,
     'child=$!',
     'exec 3>&- 4>&-',
     `echo $child > '${pidFile}'`,
@@ -200,11 +204,13 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
  * @param {string} [opts.netns]         run inside this network namespace (the emulated client)
  * @param {boolean} [opts.handleSignals] let Playwright end the process on Ctrl-C (default true;
  *                                      false when the caller cleans up on signals itself)
+ * @param {boolean} [opts.mptcp]        its TCP connections are Multipath TCP (mptcpize; netns only)
  * @returns {Promise<{browser, context, page, pid: number|null, exited: Promise<{code: number|null, signal: string|null}>, close: () => Promise<void>}>}
  *   pid: Chromium's main process; exited: resolves when it has ended, whoever ended it
  */
-async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true, netns = null, handleSignals = true } = {}) {
-  if (netns) return launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals });
+async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTPSErrors = true, netns = null, handleSignals = true, mptcp = false } = {}) {
+  if (netns) return launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSErrors, handleSignals, mptcp });
+  if (mptcp) throw new Error('launchChromium: mptcp needs netns (Multipath TCP runs between the emulated link\'s namespaces)');
   const { chromium } = require('playwright-core');
   installExitHooks();
   const exe = chromiumExecutable();

@@ -16,6 +16,7 @@ const { chromiumArgsFor } = require('../player/transports');
  *   startOrigin()'s result): the flags its transports need (HTTP/3's forced QUIC and pinned
  *   certificate, ...) come from the transport registry (player/transports: chromiumArgsFor)
  * @param {string} [opts.netns]   run the browser inside this network namespace (the testbed)
+ * @param {boolean} [opts.mptcp]  the browser's TCP connections are Multipath TCP (with netns)
  * @param {() => Promise<void>} [opts.beforeStart]  runs after the page has loaded and before
  *   the playback starts (the page holds until then): the runner snapshots the link's counters
  *   and starts its schedules here, so page and script bytes do not count as streaming
@@ -28,11 +29,11 @@ const { chromiumArgsFor } = require('../player/transports');
  * @returns {Promise<{qoe: object, pageErrors: string[], console: string[], pageTimeOrigin: number}>}
  *   pageTimeOrigin: the wall clock (ms) of the page's time 0, to which the QoE times are relative
  */
-async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], originInfo = null, netns = null, beforeStart = null, signal = null, failWhen = null, onPlaying = null }) {
+async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], originInfo = null, netns = null, mptcp = false, beforeStart = null, signal = null, failWhen = null, onPlaying = null }) {
   if (signal && signal.aborted) throw new Error('aborted');
   const args = [...chromiumArgsFor(originInfo), ...chromiumArgs];
   // A caller passing a signal handles Ctrl-C itself (and aborts us through it).
-  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args, netns, handleSignals: !signal });
+  const browser = await launchChromium({ timeoutMs: timeoutMs + 30000, args, netns, mptcp, handleSignals: !signal });
   const pageErrors = [];
   const consoleLines = [];
   const onAbort = () => browser.close();

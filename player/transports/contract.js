@@ -34,6 +34,8 @@
 //                   table (and a bar chart when bar is true)
 //   reportNote(record) -> text|null  optional: a sentence the report prints once for the
 //                   playbacks it concerns (a congestion control that is not TCP-friendly)
+//   ipProtocol      'tcp' (default) or 'udp': what carries it on the wire; a Multipath TCP
+//                   network profile (extraPaths) takes TCP transports only
 //   liveRefusal     optional: why this transport cannot play a live broadcast (the origin's
 //                   /live/ route, origin/live/); a run asking for live with it is refused
 //                   with this reason. Absent: it plays live as it plays on demand
@@ -74,6 +76,7 @@ function normalizeTransport(raw) {
   if (typeof raw.label !== 'string' || !raw.label) fail(name, 'needs a label');
   if (typeof raw.create !== 'function') fail(name, 'needs create(url, options, context)');
   const options = Object.freeze(Object.fromEntries(Object.entries(raw.options || {}).map(([k, o]) => [k, normalizeOption(name, k, o)])));
+  if (raw.ipProtocol !== undefined && !['tcp', 'udp'].includes(raw.ipProtocol)) fail(name, 'ipProtocol must be "tcp" or "udp"');
   if (raw.liveRefusal !== undefined && (typeof raw.liveRefusal !== 'string' || !raw.liveRefusal)) fail(name, 'liveRefusal must be a sentence saying why it cannot play live');
   for (const f of ['configFields', 'segmentNote', 'summaryRows', 'progressNote', 'reportNote', 'chromiumArgs']) {
     if (raw[f] !== undefined && typeof raw[f] !== 'function') fail(name, `${f} must be a function`);
@@ -93,6 +96,7 @@ function normalizeTransport(raw) {
     reportNote: raw.reportNote || (() => null),
     chromiumArgs: raw.chromiumArgs || (() => []),
     liveRefusal: raw.liveRefusal || null,
+    ipProtocol: raw.ipProtocol || 'tcp',
   });
 }
 

@@ -80,6 +80,9 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
     // Each path alone carries at most 5 Mbit/s = 2.5 MB in 4 s; MPTCP used both.
     expect(both[0]).toBeGreaterThan(500000);
     expect(both[1]).toBeGreaterThan(500000);
+    // Path 1's subflow lives on path 1 both ways: its ACKs come back over path 1's uplink (the
+    // client routes by source address), not over path 0's.
+    expect(mid[1].toServer.packetsOut - start[1].toServer.packetsOut).toBeGreaterThan(200);
     const after = mptcpCounters(link.serverNs);
     expect(after.MPTcpExtMPCapableSYNRX - (before.MPTcpExtMPCapableSYNRX || 0)).toBe(1);
     expect(after.MPTcpExtMPJoinSynRx - (before.MPTcpExtMPJoinSynRx || 0)).toBeGreaterThanOrEqual(1);

@@ -46,7 +46,7 @@ test('an emulated playback that ran: what was asked, what was measured, the orig
   expect(Object.keys(r)).toEqual(['id', 'scenario', 'transport', 'transportName', 'bp', 'abr', 'abrName', 'abrParams', 'network',
     'networkDescription', 'profile', 'seekSchedule', 'switchSchedule', 'repetition', 'emulated', 'congestionControl', 'playerConfig',
     'startedAt', 'commit', 'commitDirty', 'status', 'error', 'summary', 'metrics', 'wireSeries', 'counters', 'endpointDrops', 'countersPageLoad', 'switchLog',
-    'pageToLinkMs', 'pageErrors', 'console', 'qoe', 'wallSeconds', 'origin', 'requestLog']);
+    'pageToLinkMs', 'tcp', 'pathCounters', 'pageErrors', 'console', 'qoe', 'wallSeconds', 'origin', 'requestLog']);
   expect([r.commit, r.commitDirty]).toEqual([code.commit, false]);
   expect(r).toMatchObject({
     id: 'h2.b.lan.one.r1', scenario: 'rec', transport: 'h2', transportName: 'h2', bp: null, abr: 'b', abrName: 'basic', network: 'lan',

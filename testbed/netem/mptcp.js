@@ -3,9 +3,12 @@
 // extraPaths; paper 004: one video over two Wi-Fi paths). The kernel does MPTCP
 // (net.mptcp.enabled = 1); which subflow carries a packet is its scheduler's choice. Here:
 //   - limits in both namespaces: as many subflows and accepted ADD_ADDRs as there are paths;
-//   - the server announces each extra path's address (a "signal" endpoint), and the client opens
-//     a subflow from its own address on that path (a "subflow" endpoint) when the server
-//     announces one, so a connection the client opens on path 0 grows one subflow per path;
+//   - the client opens a subflow from its own address on each extra path (a "subflow" endpoint)
+//     to the server's address, so a connection it opens on path 0 grows one subflow per path;
+//   - the client routes by source address (a rule and a table per extra path): a subflow from
+//     its path-k address leaves over path k, and the server answers that address over path k
+//     too, so each subflow lives on one path both ways (without the rule its ACKs went out over
+//     path 0 and its RTT mixed the two paths' delays);
 //   - programs that open plain TCP sockets (Node, Chromium) get MPTCP ones under `mptcpize run`
 //     (Debian's mptcpize: an LD_PRELOAD of libmptcpwrap), installed by npm run setup.
 const { execFileSync } = require('node:child_process');
@@ -35,8 +38,11 @@ function enableMptcp(link) {
     ip('-n', ns, 'mptcp', 'endpoint', 'flush');
     ip('-n', ns, 'mptcp', 'limits', 'set', 'subflow', n, 'add_addr_accepted', n);
   }
+  const subnet0 = `${link.paths[0].serverIp.replace(/\.\d+$/, '')}.0/24`;
   for (const p of extra) {
-    ip('-n', link.serverNs, 'mptcp', 'endpoint', 'add', p.serverIp, 'dev', p.serverTun, 'signal');
+    const table = String(100 + p.index);
+    ip('-n', link.clientNs, 'rule', 'add', 'from', p.clientIp, 'lookup', table);
+    ip('-n', link.clientNs, 'route', 'add', subnet0, 'dev', p.clientTun, 'table', table);
     ip('-n', link.clientNs, 'mptcp', 'endpoint', 'add', p.clientIp, 'dev', p.clientTun, 'subflow');
   }
 }

@@ -30,6 +30,8 @@ const BASE_METRICS = [
   { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1, bar: true },
   { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2, bar: true },
   { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  { key: 'tcpRetransSegments', label: 'TCP segments retransmitted by the origin (ss -ti, all connections and subflows seen)', unit: '', scale: 1, digits: 0 },
+  { key: 'extraPathShare', label: 'Share of downlink bytes over the extra paths (Multipath TCP)', unit: '%', scale: 100, digits: 1, bar: true },
   // Throughput runs and competing flows (paper 001 Figs. 6-7); the model's bound is shown
   // beside the measurement (beside).
   { key: 'inOrderThroughput', label: 'In-order throughput (throughput runs)', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true, beside: 'modelBound' },

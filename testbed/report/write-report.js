@@ -104,7 +104,21 @@ function timeSeriesCharts(r, charts) {
   const decisions = (q.decisions || []).filter((d) => !d.abandoned && Number.isFinite(d.bandwidth));
   if (decisions.length) series.push({ name: 'ABR decision', dots: true, points: decisions.map((d) => [secs(d.t), d.bandwidth / 1e6]), color: '#9467bd' });
   const bitrate = charts.place(lineChartModel({ title: `${r.id}: bitrate`, xLabel: 'time since page load (s)', yLabel: 'Mbit/s', series }));
-  return `<div class="pair">${buffer}${bitrate}</div>`;
+  return `<div class="pair">${buffer}${bitrate}${subflowChart(r, charts)}</div>`;
+}
+
+/**
+ * Multipath TCP: each subflow's bytes sent over time, by path (paper 004 Figs. 9-10 plot the
+ * subflows' sequence numbers; their slopes are each path's share). Empty on one path.
+ */
+function subflowChart(r, charts) {
+  const flows = (r.tcp && r.tcp.subflowSeries) || [];
+  if (!flows.length) return '';
+  const series = flows.filter((f) => f.points.length > 1).map((f) => ({
+    name: `path ${f.path ?? '?'} (${f.local} -> ${f.peer})`,
+    points: f.points.map(([ms, bytes]) => [ms / 1000, bytes / 1e6]),
+  }));
+  return charts.place(lineChartModel({ title: `${r.id}: bytes sent per subflow (sequence-number progress)`, xLabel: 'time since the playback started (s)', yLabel: 'MB sent', series }));
 }
 
 /**

@@ -14,8 +14,10 @@ const { runThroughput } = require('../throughput/run-throughput');
 const { prepareCompetingFlows } = require('../competing/competing-flows');
 const { describeExit } = require('../chromium');
 const { startOriginInNamespace } = require('./origin-in-namespace');
-const { diffCounters, sampleWireBytes } = require('./link-counters');
+const { diffCounters, sumCounters, sampleWireBytes } = require('./link-counters');
 const { outageIntervals, startSwitches } = require('./network-switches');
+const { enableMptcp } = require('../netem/mptcp');
+const { watchTcpSockets } = require('./tcp-sockets-watch');
 
 /** Resolves with the error that fails the playback once the origin process has ended. */
 function originDeath(origin) {
@@ -42,25 +44,35 @@ function originDeath(origin) {
  *   pageToLinkMs: the page's time 0 minus the link schedule's; wireSeries: [page ms, bytes down];
  *   qoe: the player's (null for a throughput run), throughput: the throughput run's page result
  *   (else null); competingFlows: what each of the scenario's flows did (competing-flows.js's
- *   stop()), each with the emulator's counters of its address (null without flows)
+ *   stop()), each with the emulator's counters of its address (null without flows);
+ *   tcp: the origin's TCP connections during the playback (tcp-sockets-watch.js); pathCounters:
+ *   each path's counters of the playback alone (profiles with extraPaths; else null)
  */
 async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkIndex, contentDir, dataDir, signal = null, onPlaying = () => {} }) {
   const settings = profileToLinkSettings(p.profile, { repetition: p.repetition });
+  // A profile with extra paths: one link with that many paths, and Multipath TCP over them.
+  const extraPaths = settings.extraPaths || [];
+  const mptcp = extraPaths.length > 0;
   const settingsFor = (network) => profileToLinkSettings(mergeProfile(scenario.profiles[network], p.abr.link), { repetition: p.repetition });
   let link = null;
   let origin = null;
   let wire = null;
   let switches = null;
   let flows = null;
+  let sockets = null;
   try {
     // The page and its scripts (dash.js alone is 800 KB) load over a clean link: at paper 003's
     // 100 kbit/s they would take a minute and are not part of the experiment.
-    link = await createEmulatedLink({ index: linkIndex, toClient: {}, toServer: {} });
+    link = await createEmulatedLink({ index: linkIndex, toClient: {}, toServer: {}, extraPaths: extraPaths.map(() => ({})) });
     setCongestionControl(link.serverNs, scenario.congestionControl);
-    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile });
+    if (mptcp) enableMptcp(link);
+    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, mptcp });
     // Receivers listening before the page loads; the senders start with the playback.
     if (scenario.competingFlows) flows = await prepareCompetingFlows({ link, flows: scenario.competingFlows });
+    // All paths together are the playback's link (packet loss, overhead, wire bytes).
+    const linkCounters = mptcp ? async () => sumCounters(await Promise.all(link.paths.map((x) => x.counters()))) : () => link.counters();
     let before = null;
+    let pathsBefore = null;
     let dropsBefore = null;
     let linkClockWallMs = null;
     const drive = p.kind === 'throughput' ? runThroughput : runPlayback;
@@ -68,6 +80,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       pageBase: origin.pageBase,
       originInfo: origin.info,
       netns: link.clientNs,
+      mptcp,
       config: playerConfig,
       transport: { name: p.transportName, options: p.transportOptions || {} },
       throughput: scenario.throughput,
@@ -77,21 +90,30 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       onPlaying: ({ chromiumPid }) => onPlaying({ originPid: origin.pid, serverNs: link.serverNs, chromiumPid, clientNs: link.clientNs }),
       // The page has loaded and holds: the profile and its schedules start now.
       beforeStart: async () => {
-        before = await link.counters();
+        before = await linkCounters();
         dropsBefore = readEndpointDrops(link);
         const downIntervals = outageIntervals(p.switches);
         await link.configure('toClient', { ...settings.toClient, downIntervals, timeOriginMs: 'now' });
         await link.configure('toServer', { ...settings.toServer, downIntervals, timeOriginMs: 'now' });
+        for (const [i, extra] of extraPaths.entries()) {
+          await link.paths[i + 1].configure('toClient', { ...extra.toClient, timeOriginMs: 'now' });
+          await link.paths[i + 1].configure('toServer', { ...extra.toServer, timeOriginMs: 'now' });
+        }
+        pathsBefore = await Promise.all(link.paths.map((x) => x.counters()));
         linkClockWallMs = Date.now();
+        // The origin's TCP connections (and MPTCP subflows) as the kernel counts them.
+        sockets = watchTcpSockets(link.serverNs, { multipath: mptcp });
         if (flows) flows.start(linkClockWallMs);
-        wire = sampleWireBytes(link, before);
+        wire = sampleWireBytes({ counters: linkCounters }, before);
         switches = startSwitches({ link, switches: p.switches, settingsFor, startWallMs: linkClockWallMs });
       },
     });
     wire.stop();
+    const tcp = sockets.stop(link.paths);
+    const pathCounters = mptcp ? (await Promise.all(link.paths.map((x) => x.counters()))).map((c, i) => ({ path: i + 1, ...diffCounters(c, pathsBefore[i]) })) : null;
     const flowResults = flows ? await flows.stop() : null;
     if (link.broken) throw new Error(`the emulated link broke during the playback: ${link.broken}`);
-    const counters = diffCounters(await link.counters(), before);
+    const counters = diffCounters(await linkCounters(), before);
     const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
     return {
       qoe: result.qoe || null,
@@ -106,9 +128,12 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       switchLog: switches.log,
       pageToLinkMs: result.pageTimeOrigin - linkClockWallMs,
       wireSeries: wire.finish(counters.toClient.bytesOut, result.pageTimeOrigin),
+      tcp,
+      pathCounters,
     };
   } finally {
     if (wire) wire.stop();
+    if (sockets) sockets.stop();
     if (switches) switches.cancel();
     if (flows) flows.kill();
     if (origin) await origin.close().catch(() => {});

@@ -13,6 +13,18 @@ function diffCounters(after, before) {
   return out;
 }
 
+/** Counters of several paths as one link's: numbers add up, maxima stay maxima. */
+function sumCounters(list) {
+  const out = {};
+  for (const c of list) {
+    for (const [k, v] of Object.entries(c || {})) {
+      if (typeof v === 'number') out[k] = /max/i.test(k) ? Math.max(out[k] ?? -Infinity, v) : (out[k] || 0) + v;
+      else if (v && typeof v === 'object') out[k] = sumCounters([out[k] || {}, v]);
+    }
+  }
+  return out;
+}
+
 /**
  * Samples the bytes delivered to the client since `before` every `everyMs`.
  * @param {{counters: () => Promise<object>}} link  namespace-link.js's link
@@ -42,4 +54,4 @@ function sampleWireBytes(link, before, everyMs = 200) {
   };
 }
 
-module.exports = { diffCounters, sampleWireBytes };
+module.exports = { sumCounters, diffCounters, sampleWireBytes };

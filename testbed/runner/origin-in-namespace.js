@@ -7,6 +7,7 @@
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { inNamespace } = require('../netem/namespace-link');
+const { mptcpizeArgv } = require('../netem/mptcp');
 const { OriginProcess } = require('../origin-process');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -25,9 +26,11 @@ const STDERR_TAIL_CHARS = 1000;
  *   when its origin dies); stderrTail: the last of what it wrote to stderr (why it died, if it said)
  */
 async function startOriginInNamespace(o) {
-  const argv = inNamespace(o.netns, [process.execPath, path.join(REPO, 'origin', 'cli.js'),
+  const command = [process.execPath, path.join(REPO, 'origin', 'cli.js'),
     '--host', o.host, '--preset', 'none', '--content-dir', o.contentDir, '--data-dir', o.dataDir, '--log', o.logFile,
-    ...(o.linkStateFile ? ['--link-state', o.linkStateFile] : [])]);
+    ...(o.linkStateFile ? ['--link-state', o.linkStateFile] : [])];
+  // o.mptcp: the origin's TCP listeners accept Multipath TCP (mptcpize; QUIC is UDP and unchanged).
+  const argv = inNamespace(o.netns, o.mptcp ? mptcpizeArgv(command) : command);
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   const origin = new OriginProcess(child, o.readyTimeoutMs || 30000);
   try {

@@ -41,6 +41,10 @@ function commonFields(played) {
     countersPageLoad: played.countersPageLoad || null,
     switchLog: played.switchLog,
     pageToLinkMs: played.pageToLinkMs,
+    // The origin's TCP connections (retransmissions; per path with extra paths) and each
+    // path's own counters (profiles with extraPaths).
+    tcp: played.tcp || null,
+    pathCounters: played.pathCounters || null,
     pageErrors: played.pageErrors.filter(Boolean),
     console: played.console.slice(0, CONSOLE_LINES_KEPT),
   };

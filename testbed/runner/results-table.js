@@ -8,6 +8,15 @@ const { transports, transportOptions } = require('../../player/transports');
 
 const column = ([name, unit, get]) => ({ name, unit, get });
 
+/** Bytes down over paths 2.. / over all paths (null on one path). */
+function extraPathShare(r) {
+  const paths = r.pathCounters;
+  if (!paths || paths.length < 2) return null;
+  const down = paths.map((p) => (p.toClient ? p.toClient.bytesOut : 0));
+  const all = down.reduce((a, b) => a + b, 0);
+  return all ? (all - down[0]) / all : null;
+}
+
 // Columns every playback has, around those the transports add (transportColumns below).
 const HEAD = [
   ['id', '', (r) => r.id],
@@ -37,6 +46,11 @@ const RUN = [
   ['mediaThroughput', 'bit/s', (r) => r.metrics && r.metrics.mediaThroughput],
   ['linkUtilization', '', (r) => r.metrics && r.metrics.linkUtilization],
   ['packetLossRatio', '', (r) => r.metrics && r.metrics.packetLossRatio],
+  // The origin's TCP connections as the kernel counted them (tcp-sockets-watch.js), and the share
+  // of the downlink's bytes that went over the extra paths (Multipath TCP; empty on one path).
+  ['tcpConnections', '', (r) => (r.tcp ? r.tcp.connections : null)],
+  ['tcpRetransSegments', '', (r) => (r.tcp ? r.tcp.retransSegs : null)],
+  ['extraPathShare', '', (r) => extraPathShare(r)],
   // Live playbacks only (player/qoe/live-latency.js): seconds behind the broadcast.
   ['liveLatencyMeanSeconds', 's', (r) => r.summary && r.summary.liveLatencyMeanSeconds],
   ['liveLatencyGrowthSeconds', 's', (r) => r.summary && r.summary.liveLatencyGrowthSeconds],

@@ -11,10 +11,15 @@
 //                     of a playback uses seed + 2(k - 1): repetitions are meant to sample the
 //                     random process, and with one seed all of them dropped the same packets
 //                     (paper000-table1's 0.2 % loss came out as 0.12 % in every repetition)
+//   extraPaths        [profile, ...]: more paths between client and server, each with its own
+//                     settings (no extraPaths of their own), up to 3; a playback on such a
+//                     profile runs Multipath TCP over all paths (paper 004: two Wi-Fi paths).
+//                     Path k's random effects use seed + 100k
 const { listEffects } = require('../netem/effects');
 const { DEFAULT_QUEUE_MS, peakRate } = require('../netem/effects/bottleneck');
 
-const OWN_KEYS = ['description', 'seed'];
+const OWN_KEYS = ['description', 'seed', 'extraPaths'];
+const MAX_EXTRA_PATHS = 3;
 
 const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
@@ -62,7 +67,7 @@ function createChecker(raw, where, problems, readText, partial) {
  * Checks a profile; returns its normal form (numbers in the file's units, rate as a
  * rate-schedule spec in bits/s) and pushes problems. `partial` for overrides (abrs[].link).
  */
-function validateProfile(raw, where, problems, readText, { partial = false } = {}) {
+function validateProfile(raw, where, problems, readText, { partial = false, nested = false } = {}) {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     problems.push(`${where} must be a map of network settings, got ${show(raw)}`);
     return {};
@@ -73,6 +78,11 @@ function validateProfile(raw, where, problems, readText, { partial = false } = {
   for (const part of profileParts()) part.validate(v);
   v.number('seed', { integer: true });
   if (raw.description !== undefined) v.out.description = String(raw.description);
+  if (raw.extraPaths !== undefined) {
+    if (partial || nested) problems.push(`${where}.extraPaths: only a whole profile of its own can have extra paths`);
+    else if (!Array.isArray(raw.extraPaths) || !raw.extraPaths.length || raw.extraPaths.length > MAX_EXTRA_PATHS) problems.push(`${where}.extraPaths must be a list of 1-${MAX_EXTRA_PATHS} path profiles, got ${show(raw.extraPaths)}`);
+    else v.out.extraPaths = raw.extraPaths.map((x, i) => validateProfile(x, `${where}.extraPaths[${i}]`, problems, readText, { nested: true }));
+  }
   return v.out;
 }
 
@@ -96,17 +106,23 @@ function mergeProfile(profile, override) {
 function profileToLinkSettings(p, { repetition = 1 } = {}) {
   const seed = (p.seed ?? 1) + 2 * (repetition - 1);
   const direction = (name) => Object.assign({}, ...profileParts().map((part) => part.toSettings(p, name)));
-  return {
+  const settings = {
     toClient: { ...direction('toClient'), seed },
     toServer: { ...direction('toServer'), seed: seed + 1 },
   };
+  if (p.extraPaths) {
+    settings.extraPaths = p.extraPaths.map((x, i) => profileToLinkSettings({ ...x, seed: x.seed ?? (p.seed ?? 1) + 100 * (i + 1) }, { repetition }));
+  }
+  return settings;
 }
 
 /** A one-line description for tables and progress lines. */
 function describeProfile(p) {
   const rank = (part) => part.describeRank ?? 100;
   const parts = profileParts().map((part, i) => ({ part, i })).sort((a, b) => rank(a.part) - rank(b.part) || a.i - b.i);
-  return parts.flatMap(({ part }) => (part.describe ? part.describe(p) : [])).join(', ');
+  const own = parts.flatMap(({ part }) => (part.describe ? part.describe(p) : [])).join(', ');
+  if (!p.extraPaths) return own;
+  return [`path 1: ${own}`, ...p.extraPaths.map((x, i) => `path ${i + 2}: ${describeProfile(x)}`), 'Multipath TCP'].join('; ');
 }
 
 module.exports = { validateProfile, mergeProfile, profileToLinkSettings, peakRate, describeProfile, profileKeys, DEFAULT_QUEUE_MS };

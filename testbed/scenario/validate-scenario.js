@@ -235,6 +235,18 @@ function validateScenario(raw, ctx) {
   for (const a of abrs) {
     for (const n of a.networks || []) if (!networks.includes(n)) problems.push(`abrs.${a.label}.networks: ${show(n)} is not one of the scenario's networks (${networks.join(', ')})`);
   }
+  // Multipath TCP profiles (extraPaths): TCP transports only, and no address switches (the
+  // client's path-1 address is an MPTCP endpoint).
+  const multipath = profileNames.filter((n) => profiles[n] && profiles[n].extraPaths && networks.includes(n));
+  if (multipath.length) {
+    (Array.isArray(raw.transports) ? raw.transports : []).forEach((t, i) => {
+      const name = typeof t === 'string' ? t : t && t.name;
+      if (transportRegistry.has(name) && transportRegistry.get(name).ipProtocol !== 'tcp') {
+        problems.push(`transports[${i}]: "${name}" runs over UDP, and profile${multipath.length > 1 ? 's' : ''} ${multipath.join(', ')} ${multipath.length > 1 ? 'are' : 'is'} Multipath TCP (extraPaths): use TCP transports (${transportRegistry.list().filter((x) => x.ipProtocol === 'tcp').map((x) => x.name).join(', ')}) or a profile of one path`);
+      }
+    });
+    if (raw.switchSchedules !== undefined) problems.push(`switchSchedules cannot be combined with Multipath TCP profiles (${multipath.join(', ')}): a switch changes the client's path-1 address`);
+  }
   const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => options.parseSeekSchedule(v, options.inFile(where), problems)) || { none: [] };
   if (live && raw.seekSchedules !== undefined) problems.push('seekSchedules: a live playback takes no seek schedule (seeks are for on-demand content)');
   const switchSchedules = namedMap(raw.switchSchedules, 'switchSchedules', problems, (v, where) => parseSwitches(v, where, profileNames, problems)) || { none: [] };

@@ -9,6 +9,7 @@ const fdsp = require('../fdsp-entry-parts');
 module.exports = {
   name: 'datachannel',
   label: 'DataChannel (FDSP: critical data reliable, the rest unreliable)',
+  ipProtocol: 'udp',
   urlKey: 'fdsp',
   options: { bp },
   create: (url, options, context) => new DataChannelTransport({ signalingUrl: url, bp: options.bp, bufferLevel: context.bufferLevel }),

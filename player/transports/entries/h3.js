@@ -19,6 +19,7 @@ function chromiumArgs(info) {
 module.exports = {
   name: 'h3',
   label: 'HTTP/3 (QUIC)',
+  ipProtocol: 'udp',
   create: (url) => new HttpFetchTransport({ name: 'h3', label: 'HTTP/3', baseUrl: url, expectedProtocols: ['h3'] }),
   chromiumArgs,
 };

@@ -23,6 +23,7 @@ function chromiumArgs(info) {
 module.exports = {
   name: 'webtransport',
   label: 'WebTransport (FDSP over QUIC: reliable stream, unreliable datagrams)',
+  ipProtocol: 'udp',
   options: { bp, carrier, cc, fixedMargin },
   create: (url, options, context) => new WebTransportTransport({
     url, ...options, bufferLevel: context.bufferLevel, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
