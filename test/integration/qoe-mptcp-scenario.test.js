@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
-const { runQoeCli } = require('../support/qoe-cli');
+const { runScenarioByTransport } = require('../support/qoe-cli');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -23,11 +23,8 @@ describeAsRoot('npm run qoe -- scenarios/mptcp-smoke', () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-mptcp-run-'));
     run = path.join(tmp, 'run');
-    const r = await runQoeCli(['scenarios/mptcp-smoke', '--out', run]);
-    if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
-    for (const f of fs.readdirSync(path.join(run, 'playbacks'))) {
-      const x = JSON.parse(fs.readFileSync(path.join(run, 'playbacks', f), 'utf8'));
-      rec[x.id] = x;
+    Object.assign(rec, (await runScenarioByTransport('scenarios/mptcp-smoke', run, [], (x) => x.id)).records);
+    for (const x of Object.values(rec)) {
       process.stderr.write(`mptcp-smoke ${x.id}: ${(x.summary.averagePlaybackBitrate / 1e6).toFixed(2)} Mbit/s, paths ${JSON.stringify(x.pathCounters && x.pathCounters.map((p) => p.toClient.bytesOut))}, tcp ${JSON.stringify(x.tcp)}\n`);
     }
   }, 600000);

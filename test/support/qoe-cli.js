@@ -30,20 +30,20 @@ function runQoeCli(args, { onStderr, uid } = {}) {
 }
 
 /**
- * Runs a scenario into run directory `run` and reads what it left, keyed by transport: each
- * playback's record and its origin request log (NDJSON lines). Throws with the runner's stderr
- * when it did not exit 0.
+ * Runs a scenario into run directory `run` and reads what it left, keyed by transport (or by
+ * `keyOf(record)`): each playback's record and its origin request log (NDJSON lines). Throws
+ * with the runner's stderr when it did not exit 0.
  * @returns {Promise<{records: object, logs: object}>}
  */
-async function runScenarioByTransport(scenario, run, extraArgs = []) {
+async function runScenarioByTransport(scenario, run, extraArgs = [], keyOf = (x) => x.transport) {
   const r = await runQoeCli([scenario, '--out', run, ...extraArgs]);
   if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
   const records = {};
   const logs = {};
   for (const f of fs.readdirSync(path.join(run, 'playbacks'))) {
     const x = JSON.parse(fs.readFileSync(path.join(run, 'playbacks', f), 'utf8'));
-    records[x.transport] = x;
-    logs[x.transport] = fs.readFileSync(path.join(run, 'logs', `${x.id}.requests.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    records[keyOf(x)] = x;
+    logs[keyOf(x)] = fs.readFileSync(path.join(run, 'logs', `${x.id}.requests.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   }
   return { records, logs };
 }
