@@ -21,11 +21,18 @@ declare -A NEED=(
   [ip]=iproute2
   # Multipath TCP for programs that open plain TCP sockets (the multipath link, paper 004).
   [mptcpize]=mptcpize
+  # TCP congestion controls as BPF programs (Vegas, LIA; paper 004): compiler and BTF dumper.
+  [clang]=clang
+  [bpftool]=bpftool
+  [cc]=gcc
 )
 missing=()
 for cmd in "${!NEED[@]}"; do
-  command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}")
+  # /usr/sbin (bpftool) is not on a non-root user's PATH.
+  command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("${NEED[$cmd]}")
 done
+# Headers without a command: libbpf's, for the BPF programs and their loader.
+[ -f /usr/include/bpf/libbpf.h ] || missing+=(libbpf-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
   if [ "$(id -u)" != 0 ]; then
@@ -86,5 +93,20 @@ if [ ! -x "$quic_bin" ] || [ -n "$(find origin/quic/src origin/quic/Cargo.toml o
     }
     touch "$quic_bin"
   fi
+fi
+# The BPF congestion controls (testbed/congestion/bpf): rebuilt when a source is newer.
+bpf_stamp=testbed/congestion/bpf/build/.build-stamp
+if [ ! -f "$bpf_stamp" ] || [ -n "$(find testbed/congestion/bpf -maxdepth 1 -newer "$bpf_stamp" -type f -print -quit 2>/dev/null)" ]; then
+  act "building the BPF congestion controls (clang; a few seconds)"
+  # A failed build does not stop the lab: scenarios that ask for vegas or lia then say why
+  # (testbed/congestion/bpf-loader.js reads build/build-failed.log); retried when a source changes.
+  mkdir -p testbed/congestion/bpf/build
+  rm -f testbed/congestion/bpf/build/build-failed.log
+  bash scripts/build-bpf.sh >/tmp/dash-transport-lab-bpf.log 2>&1 || {
+    tail -20 /tmp/dash-transport-lab-bpf.log >&2
+    cp /tmp/dash-transport-lab-bpf.log testbed/congestion/bpf/build/build-failed.log
+    echo "setup: building the BPF congestion controls failed; scenarios asking for vegas or lia will refuse (log: testbed/congestion/bpf/build/build-failed.log)" >&2
+    touch "$bpf_stamp"
+  }
 fi
 say "ready"

@@ -5,7 +5,8 @@
 // going down and coming back. Real kernel MPTCP, real packets through the emulator. Needs root.
 const { spawn, execFileSync } = require('node:child_process');
 const { createEmulatedLink, inNamespace } = require('../../testbed/netem/namespace-link');
-const { enableMptcp, mptcpizeArgv, mptcpCounters } = require('../../testbed/netem/mptcp');
+const { enableMptcp, mptcpCounters } = require('../../testbed/netem/mptcp');
+const { startBulkTransfer } = require('../support/bulk-transfer');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -24,10 +25,6 @@ const RTT = `const c=require('net').connect(5600,process.argv[1],()=>{const r=[]
 function rttMs(ns, address) {
   return Number(execFileSync('ip', inNamespace(ns, [process.execPath, '-e', RTT, address]).slice(1), { encoding: 'utf8' }).trim());
 }
-
-// A bulk server (the origin's side) and a client that reads and reports its bytes every 250 ms.
-const SERVER = `const s=require('net').createServer((c)=>{const b=Buffer.alloc(65536,7);const w=()=>{while(c.write(b)){}};c.on('drain',w);c.on('error',()=>{});w();});s.listen(Number(process.argv[2]),process.argv[1],()=>console.log('listening'));`;
-const CLIENT = `let n=0;const c=require('net').connect(Number(process.argv[2]),process.argv[1]);c.on('data',(d)=>{n+=d.length});c.on('error',(e)=>{console.log(JSON.stringify({error:e.message}));process.exit(1)});setInterval(()=>console.log(JSON.stringify({bytes:n})),250);`;
 
 describeAsRoot('two emulated paths and MPTCP over them', () => {
   let link;
@@ -60,18 +57,8 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
   test('an MPTCP connection opened on path 0 carries bytes on both paths and survives path 0 going down and back', async () => {
     enableMptcp(link);
     const before = mptcpCounters(link.serverNs);
-    const server = run(inNamespace(link.serverNs, mptcpizeArgv([process.execPath, '-e', SERVER, link.paths[0].serverIp, '5601'])), { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(server);
-    await new Promise((resolve, reject) => {
-      server.stdout.once('data', resolve);
-      server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-    });
-    const client = run(inNamespace(link.clientNs, mptcpizeArgv([process.execPath, '-e', CLIENT, link.paths[0].serverIp, '5601'])), { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(client);
-    let last = { bytes: 0 };
-    client.stdout.on('data', (d) => {
-      for (const line of String(d).trim().split('\n')) last = JSON.parse(line);
-    });
+    const bulk = await startBulkTransfer({ serverNs: link.serverNs, clientNs: link.clientNs, address: link.paths[0].serverIp, port: 5601, mptcp: true, children });
+    const { client } = bulk;
     const start = await Promise.all(link.paths.map((p) => p.counters()));
     await sleep(4000);
     const mid = await Promise.all(link.paths.map((p) => p.counters()));
@@ -90,16 +77,16 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
     // Path 0 down for 3 s: the connection goes on over path 1, and keeps going once path 0 is back.
     await link.paths[0].configure('toClient', { ...PATH0.toClient, downIntervals: [{ fromMs: 0, toMs: 3000 }], timeOriginMs: 'now' });
     await link.paths[0].configure('toServer', { ...PATH0.toServer, downIntervals: [{ fromMs: 0, toMs: 3000 }], timeOriginMs: 'now' });
-    const bytesAtDown = last.bytes;
+    const bytesAtDown = bulk.last().bytes;
     const p1AtDown = (await link.paths[1].counters()).toClient.bytesOut;
     await sleep(2500);
-    expect(last.bytes - bytesAtDown).toBeGreaterThan(300000);
+    expect(bulk.last().bytes - bytesAtDown).toBeGreaterThan(300000);
     expect((await link.paths[1].counters()).toClient.bytesOut - p1AtDown).toBeGreaterThan(300000);
     await sleep(3500);
-    const bytesBack = last.bytes;
+    const bytesBack = bulk.last().bytes;
     await sleep(1500);
-    expect(last.bytes - bytesBack).toBeGreaterThan(300000);
-    expect(last.error).toBeUndefined();
+    expect(bulk.last().bytes - bytesBack).toBeGreaterThan(300000);
+    expect(bulk.last().error).toBeUndefined();
     expect(client.exitCode).toBeNull();
     process.stderr.write(`two paths: ${JSON.stringify(both)} bytes down in 4 s on path 0 / path 1; MPTCP counters ${JSON.stringify(Object.fromEntries(Object.entries(after).filter(([, v]) => v)))}\n`);
   }, 60000);

@@ -60,3 +60,12 @@ test('results.csv: the extra paths\' share of the downlink and the origin\'s ret
   expect(col('tcpConnections').get(two)).toBe(2);
   expect(col('tcpRetransSegments').get({ tcp: null })).toBeNull();
 });
+
+test('results.csv: the congestion controls the kernel ran, per path on several paths', () => {
+  const col = (name) => resultColumns().find((c) => c.name === name);
+  const two = { tcp: { congestionControls: ['lab_lia'], byPath: [{ path: 1, congestionControls: ['lab_lia'] }, { path: 2, congestionControls: ['lab_lia', 'cubic'] }] } };
+  expect(col('tcpCongestionControls').get(two)).toBe('lab_lia|lab_lia+cubic');
+  expect(col('tcpCongestionControls').get({ tcp: { congestionControls: ['cubic'] } })).toBe('cubic');
+  expect(col('tcpCongestionControls').get({ tcp: { byPath: [{ path: 1, congestionControls: [] }, { path: 2, congestionControls: ['bbr'] }] } })).toBe('-|bbr');
+  expect(col('tcpCongestionControls').get({ tcp: null })).toBeNull();
+});

@@ -22,7 +22,7 @@ test('ss -tin: each socket with its addresses, congestion control, bytes and ret
 test('sockets by path: every subflow goes to the server\'s path-1 address; the client\'s address names the path', () => {
   const paths = [{ index: 0, serverIp: '10.77.213.1', clientIp: '10.77.213.2' }, { index: 1, serverIp: '10.78.213.1', clientIp: '10.78.213.2' }];
   expect(byPath(parseSsTcpInfo(SS), paths)).toEqual([
-    { path: 0, sockets: 1, bytesSent: 2459012, bytesRetrans: 14480, retransSegs: 10 },
-    { path: 1, sockets: 1, bytesSent: 2279440, bytesRetrans: 0, retransSegs: 0 },
+    { path: 0, sockets: 1, bytesSent: 2459012, bytesRetrans: 14480, retransSegs: 10, congestionControls: ['cubic'] },
+    { path: 1, sockets: 1, bytesSent: 2279440, bytesRetrans: 0, retransSegs: 0, congestionControls: ['cubic'] },
   ]);
 });

@@ -89,7 +89,7 @@ describe('competingFlows', () => {
     const text = problemsOf({
       ...throughputBase(),
       competingFlows: [
-        { cc: 'vegas' },
+        { cc: 'compound' },
         { cc: 'reno', startSeconds: 70 },
         { cc: 'reno', startSeconds: 10, stopSeconds: 5, colour: 'red' },
         { cc: 'cubic', label: 'x y' },
@@ -97,7 +97,7 @@ describe('competingFlows', () => {
         'reno',
       ],
     });
-    expect(text).toMatch(/competingFlows\[0\]\.cc must be one of reno, cubic, bbr, got "vegas"/);
+    expect(text).toMatch(/competingFlows\[0\]\.cc must be one of reno, cubic, bbr, vegas, lia, got "compound"/);
     expect(text).toMatch(/competingFlows\[1\]\.startSeconds 70 is not before the run's end \(60 s\)/);
     expect(text).toMatch(/competingFlows\[2\]\.stopSeconds must be a number of seconds after startSeconds \(10\), got 5/);
     expect(text).toMatch(/competingFlows\[2\]: unknown key "colour"/);

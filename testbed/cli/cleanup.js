@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 // npm run cleanup: removes the network namespaces a killed run left behind (see
-// testbed/netem/leftover-namespaces.js). Processes are never touched: a namespace with one
-// inside is reported and kept.
+// testbed/netem/leftover-namespaces.js) and the lab's BPF congestion controls a killed loader
+// left registered (testbed/congestion/leftover-registrations.js). Processes are never touched:
+// a namespace with one inside is reported and kept.
 const { parseArgs } = require('node:util');
 const { isLabNamespace, removeLeftoverNamespaces, DEFAULT_MIN_AGE_MS } = require('../netem/leftover-namespaces');
+const { removeLeftoverRegistrations } = require('../congestion/leftover-registrations');
 
 const USAGE = `Usage: npm run cleanup -- [NAME ...] [--dry-run] [--min-age SECONDS]
 
@@ -12,7 +14,8 @@ Removes the network namespaces named lab<srv|cli><N> (the link emulator's) that 
 in them: what npm run qoe, npm run lab or npm test leave when killed hard (SIGKILL, a machine
 restart) before they could clean up. A namespace with a process inside belongs to a run still
 going and is kept, and its processes are not touched; so is an empty one younger than
---min-age (a run may be starting in it).
+--min-age (a run may be starting in it). Also unregisters the lab's BPF TCP congestion
+controls (lab_vegas, lab_lia) when no lab run's loader holds them.
 
   NAME ...           only these namespaces (default: every lab<srv|cli><N>)
   --dry-run          say what would be removed, remove nothing
@@ -60,7 +63,12 @@ function main(argv) {
   for (const k of kept) process.stdout.write(`cleanup: kept ${k.name}: ${k.why}\n`);
   for (const e of errors) process.stderr.write(`cleanup: could not remove ${e.name}: ${e.message}\n`);
   if (!removed.length && !kept.length && !errors.length) process.stdout.write('cleanup: no lab namespaces on this machine\n');
-  return errors.length ? 1 : 0;
+  // Congestion controls only on a whole cleanup (no NAMEs given).
+  const cc = args.positionals.length ? { removed: [], kept: [], errors: [] } : removeLeftoverRegistrations({ dryRun });
+  for (const name of cc.removed) process.stdout.write(`cleanup: ${dryRun ? 'would unregister' : 'unregistered'} TCP congestion control ${name}\n`);
+  for (const k of cc.kept) process.stdout.write(`cleanup: kept TCP congestion control ${k.name}: ${k.why}\n`);
+  for (const e of cc.errors) process.stderr.write(`cleanup: could not unregister ${e.name}: ${e.message}\n`);
+  return errors.length || cc.errors.length ? 1 : 0;
 }
 
 process.exitCode = main(process.argv.slice(2));

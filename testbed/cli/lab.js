@@ -12,7 +12,9 @@ const readline = require('node:readline');
 const { parseArgs } = require('node:util');
 const { loadScenario } = require('../scenario/load-scenario');
 const { validateProfile, mergeProfile, profileToLinkSettings, describeProfile } = require('../scenario/network-profile');
-const { createEmulatedLink, setCongestionControl, EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
+const { createEmulatedLink, EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
+const congestionControls = require('../congestion/registry');
+const { applyCongestionControls } = require('../congestion/apply-congestion-controls');
 const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { describeCounters } = require('../netem/effects');
@@ -46,7 +48,8 @@ log (printed at start, under the system's temp directory) is kept if anything wa
 Options:
   --profile NAME     the profile of SCENARIO to start with
   --content PRESET   content to make sure is built (default sample; the page offers all built)
-  --cc ALGO          TCP congestion control in the origin's namespace (default cubic)
+  --cc NAME          TCP congestion control in the origin's namespace: ${congestionControls.names().join(', ')}
+                     (default cubic; vegas and lia are the lab's BPF programs)
   --content-dir DIR  content (default ./content)
   --data-dir DIR     TLS certificate and other state (default ./data)
   -h, --help         this text
@@ -162,12 +165,14 @@ async function main(argv) {
   };
   let link = null;
   let origin = null;
+  let congestion = null;
   let stopping = null;
   const stop = async (code) => {
     if (!stopping) {
       stopping = (async () => {
         if (origin) await origin.close().catch(() => {});
         if (link) await link.close().catch(() => {});
+        if (congestion) await congestion.release();
         // The request log is the one record of what the page fetched: kept if it has anything.
         let logged = 0;
         try { logged = fs.statSync(logFile).size; } catch { /* the origin never started */ }
@@ -189,7 +194,7 @@ async function main(argv) {
     const settings = profileToLinkSettings(profile);
     link = await createEmulatedLink({ index: 30 + (process.pid % 10), toClient: settings.toClient, toServer: settings.toServer, clientInHost: true });
     writeLinkState(profile, settings);
-    setCongestionControl(link.serverNs, args.values.cc);
+    congestion = await applyCongestionControls(link, { namespaceDefault: args.values.cc });
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, linkStateFile });
   } catch (err) {
     await stop(1);

@@ -18,6 +18,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 const { spawn, execFile } = require('node:child_process');
 const { ip } = require('../netem/ip-netns');
+const congestionControls = require('../congestion/registry');
 const { inNamespace } = require('../netem/namespace-link');
 
 const FIRST_HOST = 100; // flow i's address is 10.77.X.(100 + i): clear of .1 server, .2/.3 client
@@ -123,7 +124,7 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000 }) {
   try {
     for (const s of state) {
       ip('-n', link.clientNs, 'addr', 'add', `${s.address}/32`, 'dev', link.clientTun);
-      ip('-n', link.serverNs, 'route', 'replace', `${s.address}/32`, 'dev', link.serverTun, 'congctl', s.cc);
+      ip('-n', link.serverNs, 'route', 'replace', `${s.address}/32`, 'dev', link.serverTun, 'congctl', congestionControls.get(s.cc).kernelName);
       s.receiver = spawnInNamespace(link.clientNs, 'bulk-receiver.js', { host: s.address, port: s.port, sampleMs }, (msg) => {
         if (msg.listening) s.listening = true;
         else if (msg.error) s.error = s.error || `receiver: ${msg.error}`;

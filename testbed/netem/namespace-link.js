@@ -271,7 +271,7 @@ function inNamespace(ns, argv) {
   return ['ip', 'netns', 'exec', ns, ...argv];
 }
 
-/** Sets a namespace's TCP congestion control (reno, cubic, bbr). */
+/** Sets a namespace's default TCP congestion control, by the kernel's name (testbed/congestion/registry.js kernelName). */
 function setCongestionControl(ns, algorithm) {
   const allowed = fs.readFileSync('/proc/sys/net/ipv4/tcp_allowed_congestion_control', 'utf8').trim().split(/\s+/);
   if (!allowed.includes(algorithm)) {

@@ -70,6 +70,8 @@ function byPath(sockets, paths) {
       bytesSent: mine.reduce((a, s) => a + (s.bytesSent || 0), 0),
       bytesRetrans: mine.reduce((a, s) => a + (s.bytesRetrans || 0), 0),
       retransSegs: mine.reduce((a, s) => a + (s.retransSegs || 0), 0),
+      // What the kernel ran on this path (a path's own congestion control is a route's congctl).
+      congestionControls: [...new Set(mine.map((s) => s.cc).filter(Boolean))],
     };
   });
 }

@@ -7,7 +7,8 @@
 // (testbed/competing/) start with the playback. An origin or Chromium that dies fails the
 // playback at once, and everything it started is ended before it returns or throws.
 const { profileToLinkSettings, mergeProfile } = require('../scenario/network-profile');
-const { createEmulatedLink, setCongestionControl } = require('../netem/namespace-link');
+const { createEmulatedLink } = require('../netem/namespace-link');
+const { applyCongestionControls } = require('../congestion/apply-congestion-controls');
 const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
 const { runPlayback } = require('../run-playback');
 const { runThroughput } = require('../throughput/run-throughput');
@@ -60,11 +61,18 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
   let switches = null;
   let flows = null;
   let sockets = null;
+  let congestion = null;
   try {
     // The page and its scripts (dash.js alone is 800 KB) load over a clean link: at paper 003's
     // 100 kbit/s they would take a minute and are not part of the experiment.
     link = await createEmulatedLink({ index: linkIndex, toClient: {}, toServer: {}, extraPaths: extraPaths.map(() => ({})) });
-    setCongestionControl(link.serverNs, scenario.congestionControl);
+    // The sender's congestion control: the scenario's, a path's own (profile.congestionControl,
+    // per path on a multipath profile), and the competing flows'; BPF ones registered for now.
+    congestion = await applyCongestionControls(link, {
+      namespaceDefault: scenario.congestionControl,
+      perPath: [p.profile.congestionControl, ...(p.profile.extraPaths || []).map((x) => x.congestionControl)],
+      others: (scenario.competingFlows || []).map((f) => f.cc),
+    });
     if (mptcp) enableMptcp(link);
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, mptcp });
     // Receivers listening before the page loads; the senders start with the playback.
@@ -92,9 +100,10 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       beforeStart: async () => {
         before = await linkCounters();
         dropsBefore = readEndpointDrops(link);
-        const downIntervals = outageIntervals(p.switches);
-        await link.configure('toClient', { ...settings.toClient, downIntervals, timeOriginMs: 'now' });
-        await link.configure('toServer', { ...settings.toServer, downIntervals, timeOriginMs: 'now' });
+        // The profile's own outages (path 1's on a multipath profile) and the switches' outages.
+        const downIntervals = (d) => [...(settings[d].downIntervals || []), ...outageIntervals(p.switches)];
+        await link.configure('toClient', { ...settings.toClient, downIntervals: downIntervals('toClient'), timeOriginMs: 'now' });
+        await link.configure('toServer', { ...settings.toServer, downIntervals: downIntervals('toServer'), timeOriginMs: 'now' });
         for (const [i, extra] of extraPaths.entries()) {
           await link.paths[i + 1].configure('toClient', { ...extra.toClient, timeOriginMs: 'now' });
           await link.paths[i + 1].configure('toServer', { ...extra.toServer, timeOriginMs: 'now' });
@@ -138,6 +147,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     if (flows) flows.kill();
     if (origin) await origin.close().catch(() => {});
     if (link) await link.close().catch(() => {});
+    if (congestion) await congestion.release();
   }
 }
 

@@ -9,6 +9,12 @@ const { transports, transportOptions } = require('../../player/transports');
 const column = ([name, unit, get]) => ({ name, unit, get });
 
 /** Bytes down over paths 2.. / over all paths (null on one path). */
+function tcpCongestionControls(r) {
+  if (!r.tcp) return null;
+  if (r.tcp.byPath) return r.tcp.byPath.map((p) => (p.congestionControls || []).join('+') || '-').join('|');
+  return (r.tcp.congestionControls || []).join('+') || null;
+}
+
 function extraPathShare(r) {
   const paths = r.pathCounters;
   if (!paths || paths.length < 2) return null;
@@ -50,6 +56,9 @@ const RUN = [
   // of the downlink's bytes that went over the extra paths (Multipath TCP; empty on one path).
   ['tcpConnections', '', (r) => (r.tcp ? r.tcp.connections : null)],
   ['tcpRetransSegments', '', (r) => (r.tcp ? r.tcp.retransSegs : null)],
+  // The congestion controls the kernel ran on the origin's sockets (`ss -ti`), per path on
+  // several paths ("lab_lia|lab_lia"), so a run shows the variant it asked for was used.
+  ['tcpCongestionControls', '', (r) => tcpCongestionControls(r)],
   ['extraPathShare', '', (r) => extraPathShare(r)],
   // Live playbacks only (player/qoe/live-latency.js): seconds behind the broadcast.
   ['liveLatencyMeanSeconds', 's', (r) => r.summary && r.summary.liveLatencyMeanSeconds],

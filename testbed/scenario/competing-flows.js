@@ -7,7 +7,7 @@
 //
 //   competingFlows:
 //     - label: reno1      name in records and tables (default "<cc><n>", n from 1)
-//       cc: reno          the sender's TCP congestion control: reno | cubic | bbr
+//       cc: reno          the sender's TCP congestion control (testbed/congestion/registry.js)
 //       startSeconds: 0   after the playback's start (default 0)
 //       stopSeconds: 500  (default: until the playback ends)
 

@@ -15,10 +15,14 @@
 //                     settings (no extraPaths of their own), up to 3; a playback on such a
 //                     profile runs Multipath TCP over all paths (paper 004: two Wi-Fi paths).
 //                     Path k's random effects use seed + 100k
+//   congestionControl the origin's TCP congestion control toward this path (a name of
+//                     testbed/congestion/registry.js), overriding the scenario's for it; on a
+//                     multipath profile each path may name its own (paper 004: per path)
 const { listEffects } = require('../netem/effects');
 const { DEFAULT_QUEUE_MS, peakRate } = require('../netem/effects/bottleneck');
+const congestionControls = require('../congestion/registry');
 
-const OWN_KEYS = ['description', 'seed', 'extraPaths'];
+const OWN_KEYS = ['description', 'seed', 'congestionControl', 'extraPaths'];
 const MAX_EXTRA_PATHS = 3;
 
 const show = (v) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
@@ -77,6 +81,7 @@ function validateProfile(raw, where, problems, readText, { partial = false, nest
   const v = createChecker(raw, where, problems, readText, partial);
   for (const part of profileParts()) part.validate(v);
   v.number('seed', { integer: true });
+  v.oneOf('congestionControl', congestionControls.names());
   if (raw.description !== undefined) v.out.description = String(raw.description);
   if (raw.extraPaths !== undefined) {
     if (partial || nested) problems.push(`${where}.extraPaths: only a whole profile of its own can have extra paths`);
@@ -120,7 +125,7 @@ function profileToLinkSettings(p, { repetition = 1 } = {}) {
 function describeProfile(p) {
   const rank = (part) => part.describeRank ?? 100;
   const parts = profileParts().map((part, i) => ({ part, i })).sort((a, b) => rank(a.part) - rank(b.part) || a.i - b.i);
-  const own = parts.flatMap(({ part }) => (part.describe ? part.describe(p) : [])).join(', ');
+  const own = [...parts.flatMap(({ part }) => (part.describe ? part.describe(p) : [])), ...(p.congestionControl ? [`TCP ${p.congestionControl}`] : [])].join(', ');
   if (!p.extraPaths) return own;
   return [`path 1: ${own}`, ...p.extraPaths.map((x, i) => `path ${i + 2}: ${describeProfile(x)}`), 'Multipath TCP'].join('; ');
 }

@@ -45,7 +45,7 @@ const { validateReference } = require('../report/paper-reference');
 const { validateThroughput, THROUGHPUT_ABR } = require('./throughput-run');
 const { validateCompetingFlows } = require('./competing-flows');
 
-const CONGESTION_CONTROLS = ['reno', 'cubic', 'bbr'];
+const CONGESTION_CONTROLS = require('../congestion/registry').names();
 const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
   'keepBitrateOnSeek', 'live', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference', 'throughput', 'competingFlows'];
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -249,6 +249,10 @@ function validateScenario(raw, ctx) {
   }
   const seekSchedules = namedMap(raw.seekSchedules, 'seekSchedules', problems, (v, where) => options.parseSeekSchedule(v, options.inFile(where), problems)) || { none: [] };
   if (live && raw.seekSchedules !== undefined) problems.push('seekSchedules: a live playback takes no seek schedule (seeks are for on-demand content)');
+  // A switch reconfigures the link with the next network's settings, outages included, so the
+  // two would overwrite each other's down intervals.
+  const withOutages = profileNames.filter((n) => profiles[n] && profiles[n].outages && networks.includes(n));
+  if (withOutages.length && raw.switchSchedules !== undefined) problems.push(`switchSchedules cannot be combined with profiles that have outages (${withOutages.join(', ')}): use a switch's outageSeconds`);
   const switchSchedules = namedMap(raw.switchSchedules, 'switchSchedules', problems, (v, where) => parseSwitches(v, where, profileNames, problems)) || { none: [] };
   if (durationSeconds) {
     for (const [n, seeks] of Object.entries(seekSchedules)) {
