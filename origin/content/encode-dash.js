@@ -14,9 +14,11 @@ const { syntheticSourceGraph } = require('./synthetic-source');
  * slices=4 is paper 000's setting; repeat-headers puts SPS/PPS in-band before every IDR so each
  * segment carries its own critical parameter sets.
  */
-function x264Params({ fps, segmentSeconds, motion }) {
+function x264Params({ fps, segmentSeconds, motion, constantBitrate }) {
   const gop = Math.round(fps * segmentSeconds);
-  const common = 'slices=4:open-gop=0:repeat-headers=1';
+  // Constant bitrate: x264's HRD in CBR mode pads with filler data, so every second carries the
+  // rung's rate (paper 004's clip is "5.24 Mbps"; the default VBR averaged 4.3 on it).
+  const common = `slices=4:open-gop=0:repeat-headers=1${constantBitrate ? ':nal-hrd=cbr' : ''}`;
   if (motion === 'high') {
     return `keyint=${gop}:min-keyint=${Math.max(1, Math.round(fps / 2))}:scenecut=40:${common}`;
   }
@@ -25,7 +27,7 @@ function x264Params({ fps, segmentSeconds, motion }) {
 
 /**
  * The whole ffmpeg command line for one preset.
- * @param {object} preset  from presets.js (ladder, fps, segmentSeconds, durationSeconds, motion, x264Preset)
+ * @param {object} preset  from presets.js (ladder, fps, segmentSeconds, durationSeconds, motion, x264Preset, constantBitrate)
  * @param {object} opts    { outDir, inputFile?, durationSeconds? }
  */
 function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
@@ -55,7 +57,8 @@ function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
   preset.ladder.forEach((r, i) => {
     const kbps = r.bitrateKbps;
     args.push('-map', `[v${i}]`);
-    args.push(`-b:v:${i}`, `${kbps}k`, `-maxrate:v:${i}`, `${Math.round(kbps * 1.5)}k`, `-bufsize:v:${i}`, `${kbps * 2}k`);
+    if (preset.constantBitrate) args.push(`-b:v:${i}`, `${kbps}k`, `-minrate:v:${i}`, `${kbps}k`, `-maxrate:v:${i}`, `${kbps}k`, `-bufsize:v:${i}`, `${kbps}k`);
+    else args.push(`-b:v:${i}`, `${kbps}k`, `-maxrate:v:${i}`, `${Math.round(kbps * 1.5)}k`, `-bufsize:v:${i}`, `${kbps * 2}k`);
   });
   const gopSeconds = preset.segmentSeconds;
   args.push(

@@ -66,12 +66,20 @@ describeAsRoot('npm run qoe -- scenarios/mptcp-smoke', () => {
     const header = csv[0].split(',');
     const share = header.indexOf('extraPathShare');
     const retrans = header.indexOf('tcpRetransSegments');
+    const cc = header.indexOf('tcpCongestionControls');
     expect(share).toBeGreaterThan(0);
+    expect(cc).toBeGreaterThan(0);
     expect(retrans).toBeGreaterThan(0);
     for (const line of csv.slice(1)) {
       const cells = line.split(',');
-      if (cells[0].includes('two-paths')) expect(Number(cells[share])).toBeGreaterThan(0.2);
-      else expect(cells[share]).toBe('');
+      // What the kernel ran (ss -ti), per path on two: the scenario's default, cubic.
+      if (cells[0].includes('two-paths')) {
+        expect(Number(cells[share])).toBeGreaterThan(0.2);
+        expect(cells[cc]).toBe('cubic|cubic');
+      } else {
+        expect(cells[share]).toBe('');
+        expect(cells[cc]).toBe('cubic');
+      }
       expect(cells[retrans]).toMatch(/^\d+$/);
     }
     expect(fs.readFileSync(path.join(run, 'report.md'), 'utf8')).toContain('Share of downlink bytes over the extra paths');

@@ -7,7 +7,9 @@ const { spawn } = require('node:child_process');
 const { inNamespace } = require('../../testbed/netem/namespace-link');
 const { mptcpizeArgv } = require('../../testbed/netem/mptcp');
 
-const SERVER = `const s=require('net').createServer((c)=>{const b=Buffer.alloc(65536,7);const w=()=>{while(c.write(b)){}};c.on('drain',w);c.on('error',()=>{});w();});s.listen(Number(process.argv[2]),process.argv[1],()=>console.log('listening'));`;
+// The server sets TCP_NODELAY as the origin's HTTP server does: with MPTCP, a socket option set on
+// the connection makes the kernel copy the connection's congestion control to every new subflow.
+const SERVER = `const s=require('net').createServer((c)=>{c.setNoDelay(true);const b=Buffer.alloc(65536,7);const w=()=>{while(c.write(b)){}};c.on('drain',w);c.on('error',()=>{});w();});s.listen(Number(process.argv[2]),process.argv[1],()=>console.log('listening'));`;
 const CLIENT = `let n=0;const c=require('net').connect(Number(process.argv[2]),process.argv[1]);c.on('data',(d)=>{n+=d.length});c.on('error',(e)=>{console.log(JSON.stringify({error:e.message}));process.exit(1)});setInterval(()=>console.log(JSON.stringify({bytes:n})),250);`;
 
 function start(ns, script, args, mptcp) {

@@ -92,6 +92,16 @@ describe('encoder settings', () => {
     expect(args[args.indexOf('-t') + 1]).toBe('60');
   });
 
+  test('paper 004\'s clip is constant bitrate: min = max = the rung\'s rate, a 1 s buffer, CBR filler', () => {
+    const args = dashEncodeArgs(getPreset('paper-mptcp'), { outDir: '/out' });
+    for (const k of ['-b:v:0', '-minrate:v:0', '-maxrate:v:0', '-bufsize:v:0']) expect(args[args.indexOf(k) + 1]).toBe('5240k');
+    expect(args[args.indexOf('-x264-params') + 1]).toMatch(/:nal-hrd=cbr$/);
+    // The others stay variable (a cap at 1.5 x), as before.
+    const sample = dashEncodeArgs(getPreset('sample'), { outDir: '/out' });
+    expect(sample).not.toContain('-minrate:v:0');
+    expect(sample[sample.indexOf('-x264-params') + 1]).not.toMatch(/nal-hrd/);
+  });
+
   test('a user file is letterboxed into each rung and keeps its own length', () => {
     const args = dashEncodeArgs(getPreset('sample'), { outDir: '/out', inputFile: 'my.mkv' });
     expect(args[args.indexOf('-i') + 1]).toBe('my.mkv');

@@ -1,5 +1,5 @@
 'use strict';
-// A profile's per-path congestion control and outages (paper 004: a variant per path; a path lost
+// A profile's congestion control and a path's outages (paper 004: a variant per run; a path lost
 // and regained), the registry of congestion controls that scenario files and competing flows
 // read, and what they refuse.
 const { validateProfile, profileToLinkSettings, describeProfile, profileKeys } = require('../../testbed/scenario/network-profile');
@@ -22,12 +22,14 @@ test('the registry is the one list of congestion controls: kernel ones by their 
   expect(() => registry.get('compound')).toThrow('unknown TCP congestion control "compound" (one of reno, cubic, bbr, vegas, lia)');
 });
 
-test('a path names its own congestion control; the scenario names the default from the same list', () => {
-  const { p, problems } = profile({ rttMs: 50, congestionControl: 'lia', extraPaths: [{ rttMs: 100, congestionControl: 'vegas' }] });
+test('a profile names the origin\'s congestion control; a path of a multipath profile cannot', () => {
+  const { p, problems } = profile({ rttMs: 50, congestionControl: 'lia', extraPaths: [{ rttMs: 100 }] });
   expect(problems).toEqual([]);
   expect(p.congestionControl).toBe('lia');
-  expect(p.extraPaths[0].congestionControl).toBe('vegas');
-  expect(describeProfile(p)).toBe('path 1: RTT 50 ms, TCP lia; path 2: RTT 100 ms, TCP vegas; Multipath TCP');
+  expect(describeProfile(p)).toBe('path 1: RTT 50 ms, TCP lia; path 2: RTT 100 ms; Multipath TCP');
+  expect(profile({ rttMs: 50, extraPaths: [{ rttMs: 100, congestionControl: 'vegas' }] }).problems).toEqual([
+    "profiles.x.extraPaths[0].congestionControl: a path cannot have a congestion control of its own: Linux gives every subflow of an MPTCP connection the connection's (set congestionControl on the profile)",
+  ]);
   expect(profile({ congestionControl: 'compound' }).problems).toEqual(['profiles.x.congestionControl must be one of reno, cubic, bbr, vegas, lia, got "compound"']);
   expect(fileMessages({ congestionControl: 'ccp' })).toEqual(['congestionControl must be one of reno, cubic, bbr, vegas, lia, got "ccp"']);
   expect(validateScenario({ ...VALID_SCENARIO, congestionControl: 'vegas' }, SCENARIO_CONTEXT).congestionControl).toBe('vegas');

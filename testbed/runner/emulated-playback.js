@@ -66,11 +66,10 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     // The page and its scripts (dash.js alone is 800 KB) load over a clean link: at paper 003's
     // 100 kbit/s they would take a minute and are not part of the experiment.
     link = await createEmulatedLink({ index: linkIndex, toClient: {}, toServer: {}, extraPaths: extraPaths.map(() => ({})) });
-    // The sender's congestion control: the scenario's, a path's own (profile.congestionControl,
-    // per path on a multipath profile), and the competing flows'; BPF ones registered for now.
+    // The sender's congestion control: the profile's or else the scenario's, and the competing
+    // flows' (their routes'); BPF ones registered for this playback.
     congestion = await applyCongestionControls(link, {
-      namespaceDefault: scenario.congestionControl,
-      perPath: [p.profile.congestionControl, ...(p.profile.extraPaths || []).map((x) => x.congestionControl)],
+      namespaceDefault: p.profile.congestionControl || scenario.congestionControl,
       others: (scenario.competingFlows || []).map((f) => f.cc),
     });
     if (mptcp) enableMptcp(link);

@@ -15,9 +15,11 @@
 //                     settings (no extraPaths of their own), up to 3; a playback on such a
 //                     profile runs Multipath TCP over all paths (paper 004: two Wi-Fi paths).
 //                     Path k's random effects use seed + 100k
-//   congestionControl the origin's TCP congestion control toward this path (a name of
-//                     testbed/congestion/registry.js), overriding the scenario's for it; on a
-//                     multipath profile each path may name its own (paper 004: per path)
+//   congestionControl the origin's TCP congestion control for playbacks on this profile (a name
+//                     of testbed/congestion/registry.js), overriding the scenario's. Not per
+//                     extra path: Linux gives every subflow of an MPTCP connection the
+//                     connection's congestion control (it copies it to each new subflow once the
+//                     application has set any socket option, as the origin's HTTP server does)
 const { listEffects } = require('../netem/effects');
 const { DEFAULT_QUEUE_MS, peakRate } = require('../netem/effects/bottleneck');
 const congestionControls = require('../congestion/registry');
@@ -81,7 +83,11 @@ function validateProfile(raw, where, problems, readText, { partial = false, nest
   const v = createChecker(raw, where, problems, readText, partial);
   for (const part of profileParts()) part.validate(v);
   v.number('seed', { integer: true });
-  v.oneOf('congestionControl', congestionControls.names());
+  if (nested && raw.congestionControl !== undefined) {
+    v.problem('a path cannot have a congestion control of its own: Linux gives every subflow of an MPTCP connection the connection\'s (set congestionControl on the profile)', 'congestionControl');
+  } else {
+    v.oneOf('congestionControl', congestionControls.names());
+  }
   if (raw.description !== undefined) v.out.description = String(raw.description);
   if (raw.extraPaths !== undefined) {
     if (partial || nested) problems.push(`${where}.extraPaths: only a whole profile of its own can have extra paths`);
