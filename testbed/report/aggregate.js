@@ -24,6 +24,7 @@ const BASE_METRICS = [
   { key: 'averagePlaybackBitrate', label: 'Average playback bitrate (weighted by time on screen)', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true },
   { key: 'averageDownloadedBitrate', label: 'Average bitrate of the downloaded segments (paper 002\'s definition)', unit: 'kbit/s', scale: 1e-3, digits: 0 },
   { key: 'switchCount', label: 'Bitrate switches', unit: '', scale: 1, digits: 1 },
+  { key: 'droppedFrames', label: 'Dropped frames (the video element\'s droppedVideoFrames: paper 004\'s picture discards)', unit: '', scale: 1, digits: 1, bar: true },
   { key: 'liveLatencyMeanSeconds', label: 'Live latency (mean while playing, live playbacks)', unit: 's', scale: 1, digits: 2 },
   { key: 'liveLatencyGrowthSeconds', label: 'Live latency growth (end - start: time fallen behind the broadcast by stalls)', unit: 's', scale: 1, digits: 2 },
   { key: 'packetLossRatio', label: 'Packet loss ratio (network, downlink)', unit: '%', scale: 100, digits: 3, bar: true },
