@@ -6,6 +6,7 @@ const { parseArgs } = require('node:util');
 const { PRESETS, GROUPS, resolvePresetNames } = require('./presets');
 const { ensureContent } = require('./ensure-content');
 const { createProgressBar } = require('./progress-bar');
+const { contentShares, formatContentShares } = require('./content-shares');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -36,6 +37,9 @@ Options:
   --content-dir DIR   where content goes (default: ${path.join(REPO, 'content')})
   --force             rebuild even if the content exists (the old build stays until the new
                       one is complete)
+  --shares            print, for each named content (built, in --content-dir), what FDSP sends
+                      reliably at BP 0/25/50/75/100: its share of bytes and of 1100-byte packets,
+                      with each rung's I-slice share and I-frames per 30 s; builds nothing
   --list              list presets and exit
   -h, --help          show this help
 `;
@@ -59,6 +63,7 @@ async function main(argv) {
         'content-dir': { type: 'string' },
         force: { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
+        shares: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -72,6 +77,19 @@ async function main(argv) {
   }
   if (values.list) {
     for (const [name, p] of Object.entries(PRESETS)) process.stdout.write(`${name}\t${p.description}\n`);
+    return;
+  }
+  if (values.shares) {
+    // Names of built contents: presets, or --name'd packagings of a user's file.
+    const wanted = positionals.length ? positionals : ['sample'];
+    for (const name of wanted) {
+      const dir = path.join(path.resolve(values['content-dir'] || path.join(REPO, 'content')), name);
+      try {
+        process.stdout.write(`${formatContentShares(contentShares(dir)).join('\n')}\n`);
+      } catch (err) {
+        return fail(`${name}: ${err.message}`);
+      }
+    }
     return;
   }
   let names;

@@ -250,8 +250,14 @@ describe('the paper\'s figures beside ours', () => {
       fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
       fs.mkdirSync(path.join(dir, 'playbacks'));
       for (const r of records.map((x) => ({ ...x, id: `${x.transport}.${x.abr}.${x.network}.r1`, emulated: true }))) fs.writeFileSync(path.join(dir, 'playbacks', `${r.id}.json`), JSON.stringify(r));
+      // An FDSP run records its content's reliable shares per BP; the report prints them.
+      const byBp = [0, 100].map((bp) => ({ bp, bytesShare: bp ? 0.2 : 0.01, packetsShare: bp ? 0.15 : 0.008 }));
+      fs.writeFileSync(path.join(dir, 'content-shares.json'), JSON.stringify({ content: 'sample', segmentSeconds: 2, representations: [{ id: '0', bandwidth: 300000, height: 216, iSliceBytesShare: 0.19, iFramesPer30Seconds: 15, byBp }] }));
       const files = writeReport(dir);
       const md = fs.readFileSync(files.md, 'utf8');
+      expect(md).toContain('## Reliable share per BP (content sample)');
+      expect(md).toContain('| rung | I-slice data | I-frames / 30 s | BP 0 | BP 100 |\n| --- | --- | --- | --- | --- |\n| 300 kbit/s 216p | 19.0 % | 15.0 | 1.0 % / 0.8 % | 20.0 % / 15.0 % |');
+      expect(fs.readFileSync(files.html, 'utf8')).toContain('<h2>Reliable share per BP (content sample)</h2>');
       const section = md.slice(md.indexOf('## Rebuffer time'), md.indexOf('## ', md.indexOf('## Rebuffer time') + 3));
       expect(section).toMatch(/\| network \\ transport \/ abr \| http11 \/ fixed \| fdsp-bp0 \/ fixed \|\n\| --- \| --- \| --- \|\n\| rtt50 \| 3.00 \(n=1\) \| 0.40 \(n=1\) \|\n\| rtt100 \| 5.00 \(n=1\) \| - \|/);
       // One playback per cell: no interval, said under the table.

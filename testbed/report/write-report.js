@@ -18,6 +18,7 @@ const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
 const { cdfsByRow, segmentThroughputsMbps, seekWaitsSeconds } = require('./distributions');
 const { transports } = require('../../player/transports');
+const { readContentShares, contentSharesMarkdown, contentSharesHtml } = require('./content-shares-table');
 
 const DEFAULT_PLOTS = 12;
 
@@ -213,6 +214,7 @@ function writeReport(runDir, o = {}) {
   const emulated = rows.some((r) => r.emulated);
   const generated = new Date().toISOString();
   const profiles = Object.entries(scenario.profiles).map(([name, p]) => [name, describeProfile(p)]);
+  const shares = readContentShares(runDir);
   // What a transport says about some of its playbacks (a congestion control that is not
   // TCP-friendly), each sentence once.
   const notes = [...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean))];
@@ -263,6 +265,7 @@ ${notes.map((n) => `<p class="note warn">${esc(n)}</p>`).join('\n')}
 ${fixNotes.length ? `<h2>Figures measured before a fix</h2>\n<ul class="warn">${fixNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <h2>Network profiles</h2>
 <table><tr><th>profile</th><th>settings</th></tr>${profiles.map(([n, d]) => `<tr><th>${esc(n)}</th><td style="text-align:left">${esc(d)}</td></tr>`).join('')}</table>
+${contentSharesHtml(shares, esc)}
 ${sections.map(({ m, t, bars, beside, paper, overlaps }) => `<h2>${esc(m.label)}${m.unit ? ` (${esc(m.unit)})` : ''}</h2>\n${htmlTable(t, m, beside)}\n${overlaps.length ? `<p class="note">${overlaps.map(esc).join('<br>')}</p>\n` : ''}${paper ? `<p class="note">${esc(paperCaption)}:</p>\n${htmlTable(paper, m)}\n` : ''}${bars}`).join('\n')}
 ${distributions.length ? `<h2>Distributions across repetitions</h2>
 <p class="note">Every media segment's download throughput and every seek's wait, pooled over each combination's successful playbacks (n = values, then playbacks), per network.</p>
@@ -280,6 +283,7 @@ ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>erro
     ...notes.flatMap((n) => [n, '']),
     ...(fixNotes.length ? ['## Figures measured before a fix', '', ...fixNotes.map((n) => `- ${n}`), ''] : []),
     '| profile | settings |', '| --- | --- |', ...profiles.map(([n, d]) => `| ${n} | ${d} |`), '',
+    ...contentSharesMarkdown(shares),
     ...sections.flatMap(({ m, t, beside, paper, overlaps }) => [`## ${m.label}${m.unit ? ` (${m.unit})` : ''}`, '', markdownTable(t, m, beside), '',
       ...(overlaps.length ? [...overlaps.map((x) => `- ${x}`), ''] : []),
       ...(paper ? [`${paperCaption}:`, '', markdownTable(paper, m), ''] : [])]),

@@ -6,6 +6,7 @@
 //                            JSON, derived metrics, emulator counters, origin log summary
 //   logs/<id>.requests.ndjson  the origin's request log for that playback
 //   results.csv              one row per playback (rewritten after every playback)
+//   content-shares.json      FDSP runs: what BP sends reliably in the content (run-scenario.js)
 // Records are written to a temporary name and renamed, so an interrupted run never leaves a
 // half-written record that a resume would trust.
 const fs = require('node:fs');

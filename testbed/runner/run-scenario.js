@@ -10,6 +10,7 @@
 // A failed playback is recorded with its error and the run goes on; a playback recorded "ok"
 // is not run again when the run is resumed; an interrupted one is not recorded at all.
 const fs = require('node:fs');
+const path = require('node:path');
 const { requireRoot } = require('../netem/namespace-link');
 const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { createProgressBar, formatSeconds } = require('../../origin/content/progress-bar');
@@ -21,6 +22,8 @@ const { playbackRecord, playerConfigFor } = require('./playback-record');
 const { readRequestLog } = require('./origin-log-summary');
 const { outcomeLine } = require('./outcome-line');
 const { codeVersion } = require('./code-version');
+const { contentShares } = require('../../origin/content/content-shares');
+const { transportsWithOption } = require('../../player/transports');
 
 /** Where the playbacks run: a fresh link and origin process each, or one loopback origin for the run. */
 async function openVenue(o) {
@@ -63,6 +66,21 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
  * @param {(line: string) => void} [o.print]
  * @returns {Promise<{planned: number, ran: number, ok: number, failed: number, skipped: number, records: object[], interrupted: boolean}>}
  */
+/**
+ * An FDSP run (a transport with a BP option) records what BP sends reliably in its content
+ * (content-shares.json beside the playbacks), for the report: BP can only move the I-slice data.
+ */
+function recordContentShares(scenario, o) {
+  const fdsp = new Set(transportsWithOption('bp'));
+  if (!scenario.transports.some((t) => fdsp.has(typeof t === 'string' ? t : t.name))) return;
+  try {
+    const shares = contentShares(path.join(o.contentDir, scenario.content));
+    fs.writeFileSync(path.join(o.runDir, 'content-shares.json'), `${JSON.stringify(shares, null, 2)}\n`);
+  } catch (err) {
+    (o.print || ((line) => process.stderr.write(`${line}\n`)))(`note: the content's reliable shares per BP are not recorded: ${err.message}`);
+  }
+}
+
 async function runScenario(o) {
   const print = o.print || ((line) => process.stderr.write(`${line}\n`));
   const { scenario, signal } = o;
@@ -71,6 +89,7 @@ async function runScenario(o) {
   // The flows run between the link's namespaces: loopback has none.
   else if (scenario.competingFlows) throw new Error(`${scenario.name} has competingFlows, which run through the link emulator only: run it without --no-emulation`);
   const rd = openRunDirectory(o.runDir, scenario);
+  recordContentShares(scenario, o);
   const { todo, skipped, expectedSeconds } = remainingPlaybacks(playbacks, rd.read());
   const order = all.map((x) => x.id); // of results.csv
 
