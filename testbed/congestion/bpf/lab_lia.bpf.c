@@ -14,13 +14,7 @@
 
 char _license[] SEC("license") = "GPL";
 
-#define MAX_SUBFLOWS 8
-
-struct coupled {
-	__u64 subflow[MAX_SUBFLOWS]; /* the subflow's socket address; 0 = free slot */
-	__u32 cwnd[MAX_SUBFLOWS];    /* segments */
-	__u32 srtt_us[MAX_SUBFLOWS];
-};
+#include "lab_lia_coupling.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -54,43 +48,6 @@ static int cwnd_limited(const struct tcp_sock *tp)
 	if (tcp_in_slow_start(tp))
 		return tp->snd_cwnd < 2 * tp->max_packets_out;
 	return 0;
-}
-
-/* The window that the kernel's additive increase (one segment per w segments ACKed) must use for
- * LIA's increase: w = max(cwnd_i, cwnd_total / alpha). */
-static __u32 coupled_window(struct coupled *c, __u32 own_cwnd)
-{
-	__u64 sum_rate = 0, best_rate = 0, best_rtt = 1, total = 0, w;
-	int i;
-
-	for (i = 0; i < MAX_SUBFLOWS; i++) {
-		__u64 cwnd, rtt, rate;
-		if (!c->subflow[i])
-			continue;
-		cwnd = c->cwnd[i];
-		rtt = c->srtt_us[i];
-		if (rtt < 1)
-			rtt = 1;
-		if (rtt > 1000000)
-			rtt = 1000000;
-		rate = cwnd * 1000000 / rtt; /* segments per second */
-		if (rate < 1)
-			rate = 1;
-		if (rate > 10000000)
-			rate = 10000000;
-		total += cwnd;
-		sum_rate += rate;
-		/* argmax of cwnd_i / rtt_i^2 = rate_i / rtt_i: compare rate_i * rtt_k with rate_k * rtt_i. */
-		if (rate * best_rtt > best_rate * rtt) {
-			best_rate = rate;
-			best_rtt = rtt;
-		}
-	}
-	if (!best_rate || total <= own_cwnd)
-		return own_cwnd; /* one subflow: Reno */
-	/* cwnd_total / alpha = (sum_rate)^2 / (1e6 * best_rate / best_rtt) */
-	w = (sum_rate * best_rtt / 1000) * sum_rate / (1000 * best_rate);
-	return w > own_cwnd ? (__u32)w : own_cwnd;
 }
 
 static void publish(struct sock *sk, struct coupled *c)
