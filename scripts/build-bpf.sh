@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../testbed/congestion/bpf"
 mkdir -p build
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
+  # Nothing to build against; bpf-loader.js says so to a scenario that asks for vegas or lia.
   echo "setup: this kernel has no BTF (/sys/kernel/btf/vmlinux), so the BPF congestion controls (vegas, lia) are not built" >&2
   exit 0
 fi
@@ -16,7 +17,7 @@ bpftool=$(command -v bpftool || echo /usr/sbin/bpftool)
 "$bpftool" btf dump file /sys/kernel/btf/vmlinux format c > build/vmlinux.h.tmp
 mv build/vmlinux.h.tmp build/vmlinux.h
 for src in *.bpf.c; do
-  clang -O2 -g -Wall -target bpf -Ibuild -c "$src" -o "build/${src%.c}.o"
+  clang -O2 -g -Wall -target bpf -mcpu=v3 -Ibuild -c "$src" -o "build/${src%.c}.o"
 done
 cc -O2 -Wall -o build/load-congestion-control load-congestion-control.c -lbpf
 touch build/.build-stamp

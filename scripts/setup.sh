@@ -21,29 +21,46 @@ declare -A NEED=(
   [ip]=iproute2
   # Multipath TCP for programs that open plain TCP sockets (the multipath link, paper 004).
   [mptcpize]=mptcpize
-  # TCP congestion controls as BPF programs (Vegas, LIA; paper 004): compiler and BTF dumper.
+)
+# Optional: what the BPF TCP congestion controls (vegas, lia; paper 004) are built with. Without
+# them the lab works with the kernel's own congestion controls, and scenarios that ask for vegas
+# or lia say why they cannot run.
+declare -A OPTIONAL=(
   [clang]=clang
   [bpftool]=bpftool
   [cc]=gcc
 )
 missing=()
+optional_missing=()
 for cmd in "${!NEED[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}")
+done
+for cmd in "${!OPTIONAL[@]}"; do
   # /usr/sbin (bpftool) is not on a non-root user's PATH.
-  command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("${NEED[$cmd]}")
+  command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || optional_missing+=("${OPTIONAL[$cmd]}")
 done
 # Headers without a command: libbpf's, for the BPF programs and their loader.
-[ -f /usr/include/bpf/libbpf.h ] || missing+=(libbpf-dev)
-if [ "${#missing[@]}" -gt 0 ]; then
-  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+[ -f /usr/include/bpf/libbpf.h ] || optional_missing+=(libbpf-dev)
+if [ "${#missing[@]}" -gt 0 ] || { [ "${#optional_missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ]; }; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sed '/^$/d' | sort -u)
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing system packages: ${missing[*]}" >&2
-    echo "setup: install them as root: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    echo "setup: install them as root: sudo apt-get update && sudo apt-get install -y ${missing[*]} ${optional_missing[*]}" >&2
     exit 1
   fi
-  act "installing system packages: ${missing[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ "${#missing[@]}" -gt 0 ]; then
+    act "installing system packages: ${missing[*]} (apt-get)"
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if [ "${#optional_missing[@]}" -gt 0 ]; then
+    act "installing system packages for the BPF congestion controls: ${optional_missing[*]} (apt-get)"
+    apt-get install -y -qq --no-install-recommends "${optional_missing[@]}" >/dev/null \
+      || echo "setup: could not install ${optional_missing[*]}: the BPF congestion controls (vegas, lia) will not be built" >&2
+  fi
+elif [ "${#optional_missing[@]}" -gt 0 ]; then
+  say "the BPF congestion controls (vegas, lia) need ${optional_missing[*]}; as root: apt-get install -y ${optional_missing[*]}"
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
@@ -94,19 +111,26 @@ if [ ! -x "$quic_bin" ] || [ -n "$(find origin/quic/src origin/quic/Cargo.toml o
     touch "$quic_bin"
   fi
 fi
-# The BPF congestion controls (testbed/congestion/bpf): rebuilt when a source is newer.
-bpf_stamp=testbed/congestion/bpf/build/.build-stamp
+# The BPF congestion controls (testbed/congestion/bpf): rebuilt when a source is newer. A failed
+# or impossible build does not stop the lab: scenarios that ask for vegas or lia then say why
+# (testbed/congestion/bpf-loader.js reads build/build-failed.log); it is retried when a source
+# changes (or after rm -rf testbed/congestion/bpf/build).
+bpf_dir=testbed/congestion/bpf/build
+bpf_stamp=$bpf_dir/.build-stamp
 if [ ! -f "$bpf_stamp" ] || [ -n "$(find testbed/congestion/bpf -maxdepth 1 -newer "$bpf_stamp" -type f -print -quit 2>/dev/null)" ]; then
-  act "building the BPF congestion controls (clang; a few seconds)"
-  # A failed build does not stop the lab: scenarios that ask for vegas or lia then say why
-  # (testbed/congestion/bpf-loader.js reads build/build-failed.log); retried when a source changes.
-  mkdir -p testbed/congestion/bpf/build
-  rm -f testbed/congestion/bpf/build/build-failed.log
-  bash scripts/build-bpf.sh >/tmp/dash-transport-lab-bpf.log 2>&1 || {
-    tail -20 /tmp/dash-transport-lab-bpf.log >&2
-    cp /tmp/dash-transport-lab-bpf.log testbed/congestion/bpf/build/build-failed.log
-    echo "setup: building the BPF congestion controls failed; scenarios asking for vegas or lia will refuse (log: testbed/congestion/bpf/build/build-failed.log)" >&2
+  if ! mkdir -p "$bpf_dir" 2>/dev/null || [ ! -w "$bpf_dir" ]; then
+    say "cannot write $bpf_dir (built by another user?): the BPF congestion controls are not rebuilt"
+  elif command -v clang >/dev/null 2>&1 && { command -v bpftool >/dev/null 2>&1 || [ -x /usr/sbin/bpftool ]; } && command -v cc >/dev/null 2>&1 && [ -f /usr/include/bpf/libbpf.h ]; then
+    act "building the BPF congestion controls (clang; a few seconds)"
+    rm -f "$bpf_dir/build-failed.log"
+    bpf_log=$(mktemp)
+    if ! bash scripts/build-bpf.sh >"$bpf_log" 2>&1; then
+      tail -20 "$bpf_log" >&2
+      cp "$bpf_log" "$bpf_dir/build-failed.log" || true
+      echo "setup: building the BPF congestion controls failed; scenarios asking for vegas or lia will refuse (log: $bpf_dir/build-failed.log; retried when a source changes)" >&2
+    fi
+    rm -f "$bpf_log"
     touch "$bpf_stamp"
-  }
+  fi
 fi
 say "ready"

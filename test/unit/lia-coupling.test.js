@@ -55,6 +55,14 @@ const CASES = [
   { own: 4, subflows: [{ cwnd: 4, rttUs: 300 }, { cwnd: 6, rttUs: 900 }] },
 ];
 
+testIfCc('a subflow that stopped publishing (its path down) stops counting after max(4 RTT, 1 s)', () => {
+  // Two equal subflows of 10 at 100 ms: w = 40 while both count; the second 0.5 s silent still
+  // counts, 1.5 s silent does not (Reno: w = own window); at 400 ms RTT it counts up to 1.6 s.
+  const lines = ['STALE 10 10 100000 0 10 100000 500', 'STALE 10 10 100000 0 10 100000 1500', 'STALE 10 10 400000 0 10 400000 1500', 'STALE 10 10 400000 0 10 400000 1700'];
+  const out = execFileSync(binary, { input: `${lines.join('\n')}\n`, encoding: 'utf8' }).trim().split('\n').map(Number);
+  expect(out).toEqual([40, 10, 40, 10]);
+});
+
 testIfCc('the BPF program\'s integer window equals RFC 6356\'s within 1 segment (0.5 % for large ones)', () => {
   const input = CASES.map((c) => [c.own, c.subflows.length, ...c.subflows.flatMap((s) => [s.cwnd, s.rttUs])].join(' ')).join('\n');
   const out = execFileSync(binary, { input: `${input}\n`, encoding: 'utf8' }).trim().split('\n').map(Number);

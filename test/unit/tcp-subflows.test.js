@@ -26,3 +26,8 @@ test('sockets by path: every subflow goes to the server\'s path-1 address; the c
     { path: 1, sockets: 1, bytesSent: 2279440, bytesRetrans: 0, retransSegs: 0, congestionControls: ['cubic'] },
   ]);
 });
+
+test('ss -tin: option flags before the congestion control (timestamps, SACK, ECN) are not it', () => {
+  const line = 'ESTAB 0 0 10.77.5.1:8080 10.77.5.2:40000\n\t ts sack ecn lab_lia wscale:7,7 rto:204 rtt:3.1/1 cwnd:10 bytes_sent:500 retrans:0/0\n';
+  expect(parseSsTcpInfo(line)[0].cc).toBe('lab_lia');
+});

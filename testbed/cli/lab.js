@@ -49,7 +49,8 @@ Options:
   --profile NAME     the profile of SCENARIO to start with
   --content PRESET   content to make sure is built (default sample; the page offers all built)
   --cc NAME          TCP congestion control in the origin's namespace: ${congestionControls.names().join(', ')}
-                     (default cubic; vegas and lia are the lab's BPF programs)
+                     (default: the profile's congestionControl, else cubic; vegas and lia are the
+                     lab's BPF programs)
   --content-dir DIR  content (default ./content)
   --data-dir DIR     TLS certificate and other state (default ./data)
   -h, --help         this text
@@ -83,6 +84,8 @@ function parseSettings(words) {
     raw[k] = v;
   }
   const problems = [];
+  // The origin's congestion control is chosen at start (--cc, or the profile's), not per change.
+  if (raw.congestionControl !== undefined) problems.push('congestionControl is chosen at start: npm run lab -- --cc NAME');
   const profile = validateProfile(raw, 'settings', problems, (f) => fs.readFileSync(f, 'utf8'), { partial: true });
   if (problems.length) throw new Error(problems.join('; '));
   return profile;
@@ -103,7 +106,7 @@ async function main(argv) {
       options: {
         profile: { type: 'string' },
         content: { type: 'string', default: 'sample' },
-        cc: { type: 'string', default: 'cubic' },
+        cc: { type: 'string' },
         'content-dir': { type: 'string' },
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -139,6 +142,9 @@ async function main(argv) {
   } catch (err) {
     fail(err.message);
   }
+  if (profile.extraPaths) fail('npm run lab runs one path; a profile with extraPaths (Multipath TCP) runs in npm run qoe');
+  const cc = args.values.cc || profile.congestionControl || 'cubic';
+  if (!congestionControls.has(cc)) fail(`--cc must be one of ${congestionControls.names().join(', ')}, got "${cc}"`);
   try {
     requireRoot();
   } catch (err) {
@@ -194,7 +200,7 @@ async function main(argv) {
     const settings = profileToLinkSettings(profile);
     link = await createEmulatedLink({ index: 30 + (process.pid % 10), toClient: settings.toClient, toServer: settings.toServer, clientInHost: true });
     writeLinkState(profile, settings);
-    congestion = await applyCongestionControls(link, { namespaceDefault: args.values.cc });
+    congestion = await applyCongestionControls(link, { namespaceDefault: cc });
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, linkStateFile });
   } catch (err) {
     await stop(1);
@@ -202,7 +208,7 @@ async function main(argv) {
   }
   const base = origin.pageBase;
   process.stdout.write([
-    `lab: link: ${describeProfile(profile)} (origin TCP congestion control: ${args.values.cc})`,
+    `lab: link: ${describeProfile(profile)} (origin TCP congestion control: ${cc})`,
     `lab: open in a browser on this machine (through the emulator):`,
     `  ${base}/`,
     `  ${base}/?content=${args.values.content}&transport=datachannel&abr=bba2&bp=0`,

@@ -14,6 +14,7 @@ const { writeReport } = require('../report/write-report');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 const { formatSeconds } = require('../../origin/content/progress-bar');
 const { EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
+const { CongestionControlUnavailableError } = require('../congestion/bpf-loader');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -175,6 +176,7 @@ async function main(argv) {
     });
   } catch (err) {
     if (err instanceof EmulationUnavailableError) fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);
+    if (err instanceof CongestionControlUnavailableError) fail(err.message);
     throw err;
   }
   const rel = path.relative(process.cwd(), runDir);

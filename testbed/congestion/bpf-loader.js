@@ -8,9 +8,14 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { removeLeftoverRegistrations, loaderRunning } = require('./leftover-registrations');
+
 const BUILD_DIR = path.join(__dirname, 'bpf', 'build');
 const LOADER = path.join(BUILD_DIR, 'load-congestion-control');
 const held = new Map(); // kernelName -> {child, users, ready: Promise}
+
+/** A BPF congestion control that cannot be used on this machine, with the reason (for the user). */
+class CongestionControlUnavailableError extends Error {}
 
 function available() {
   return fs.readFileSync('/proc/sys/net/ipv4/tcp_available_congestion_control', 'utf8').trim().split(/\s+/);
@@ -33,6 +38,8 @@ function startChild(entry) {
   const child = spawn(LOADER, [path.join(BUILD_DIR, entry.object)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
+  // A loader that is gone (spawn failed, killed) must not crash the run when we write to it.
+  child.stdin.on('error', () => {});
   const ready = new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => { child.kill('SIGTERM'); reject(new Error(`registering ${entry.kernelName} took over 20 s`)); }, 20000);
@@ -40,8 +47,14 @@ function startChild(entry) {
       out += d;
       if (out.includes(`registered ${entry.kernelName}`)) { clearTimeout(timer); resolve(); }
     });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot start the BPF loader for "${entry.name}": ${err.message}`));
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
+      // After registering, a loader that ends has unregistered: later holders must start anew.
+      if (held.get(entry.kernelName) && held.get(entry.kernelName).child === child) held.delete(entry.kernelName);
       reject(new Error(`the kernel refused TCP congestion control "${entry.name}" (${entry.kernelName}): ${stderr.trim().split('\n').slice(-3).join(' ') || `loader exit ${code}`}`));
     });
   });
@@ -61,10 +74,16 @@ function startChild(entry) {
 async function holdCongestionControl(entry) {
   if (entry.source !== 'bpf') return { release: async () => {}, registeredHere: false };
   const why = unavailableReason(entry);
-  if (why) throw new Error(why);
+  if (why) throw new CongestionControlUnavailableError(why);
   let h = held.get(entry.kernelName);
   if (!h) {
-    if (available().includes(entry.kernelName)) return { release: async () => {}, registeredHere: false };
+    if (available().includes(entry.kernelName)) {
+      // Registered already: by another lab run (its loader runs; use it as it is), or left by a
+      // loader killed with SIGKILL (no loader runs): that one may be an older build, so it goes.
+      if (loaderRunning()) return { release: async () => {}, registeredHere: false };
+      const left = removeLeftoverRegistrations();
+      if (left.errors.length) throw new Error(`${entry.kernelName} is registered by no running loader and could not be removed: ${left.errors[0].message}`);
+    }
     h = { ...startChild(entry), users: 0 };
     held.set(entry.kernelName, h);
     h.ready.catch(() => held.delete(entry.kernelName));
@@ -96,4 +115,4 @@ async function holdCongestionControl(entry) {
   };
 }
 
-module.exports = { holdCongestionControl, unavailableReason, availableCongestionControls: available, BUILD_DIR };
+module.exports = { holdCongestionControl, unavailableReason, availableCongestionControls: available, CongestionControlUnavailableError, BUILD_DIR };

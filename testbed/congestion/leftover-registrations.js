@@ -13,6 +13,7 @@ function bpftool(args) {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** Whether any process of the lab's BPF loader runs (ours or another run's). */
 function loaderRunning() {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -57,4 +58,4 @@ function removeLeftoverRegistrations({ dryRun = false } = {}) {
   return out;
 }
 
-module.exports = { removeLeftoverRegistrations };
+module.exports = { removeLeftoverRegistrations, loaderRunning };

@@ -9,6 +9,9 @@ const { execFileSync } = require('node:child_process');
 const STATES = /^(ESTAB|SYN-SENT|SYN-RECV|FIN-WAIT-1|FIN-WAIT-2|TIME-WAIT|CLOSE-WAIT|LAST-ACK|CLOSING|CLOSED|LISTEN|UNCONN)\s/;
 const num = (v) => (v === undefined ? null : Number(v));
 
+// ss -ti's option flags, printed before the congestion control when negotiated.
+const SS_FLAGS = new Set(['ts', 'sack', 'ecn', 'ecnseen', 'fastopen']);
+
 /**
  * @param {string} text  `ss -tin` output (a header line, then per socket one line of state
  *   and addresses and one indented line of details)
@@ -29,8 +32,9 @@ function parseSsTcpInfo(text) {
         const i = t.indexOf(':');
         if (i > 0) kv[t.slice(0, i)] = t.slice(i + 1);
       }
-      // The congestion control is the first bare word (ss prints it before the key:value pairs).
-      current.cc = tokens.find((t) => /^[a-z_0-9]+$/.test(t) && !t.includes(':')) || null;
+      // The congestion control is the first bare word that is not one of ss's option flags (ss
+      // prints "ts sack ecn ecnseen fastopen" as negotiated, then the algorithm).
+      current.cc = tokens.find((t) => /^[a-z_0-9]+$/.test(t) && !SS_FLAGS.has(t)) || null;
       current.bytesSent = num(kv.bytes_sent);
       current.bytesRetrans = num(kv.bytes_retrans) ?? 0;
       current.bytesAcked = num(kv.bytes_acked);

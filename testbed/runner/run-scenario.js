@@ -23,6 +23,8 @@ const { readRequestLog } = require('./origin-log-summary');
 const { outcomeLine } = require('./outcome-line');
 const { codeVersion } = require('./code-version');
 const { contentShares } = require('../../origin/content/content-shares');
+const congestionControls = require('../congestion/registry');
+const { unavailableReason, CongestionControlUnavailableError } = require('../congestion/bpf-loader');
 const { transportsWithOption } = require('../../player/transports');
 
 /** Where the playbacks run: a fresh link and origin process each, or one loopback origin for the run. */
@@ -67,6 +69,17 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
  * @returns {Promise<{planned: number, ran: number, ok: number, failed: number, skipped: number, records: object[], interrupted: boolean}>}
  */
 /**
+ * A BPF congestion control that cannot be registered here (not built, no BTF) would fail every
+ * playback that asks for it, one by one: say so once, before anything runs.
+ */
+function refuseUnavailableCongestionControls(scenario, playbacks) {
+  const names = new Set([scenario.congestionControl, ...(scenario.competingFlows || []).map((f) => f.cc)]);
+  for (const p of playbacks) if (p.profile && p.profile.congestionControl) names.add(p.profile.congestionControl);
+  const why = [...names].map((n) => congestionControls.get(n)).filter((c) => c.source === 'bpf').map(unavailableReason).filter(Boolean);
+  if (why.length) throw new CongestionControlUnavailableError(`${scenario.name}: ${[...new Set(why)].join('; ')}`);
+}
+
+/**
  * An FDSP run (a transport with a BP option) records what BP sends reliably in its content
  * (content-shares.json beside the playbacks), for the report: BP can only move the I-slice data.
  */
@@ -85,7 +98,10 @@ async function runScenario(o) {
   const print = o.print || ((line) => process.stderr.write(`${line}\n`));
   const { scenario, signal } = o;
   const { all, playbacks } = selectPlaybacks(scenario, o.only, o.shard || null);
-  if (o.emulate) requireRoot();
+  if (o.emulate) {
+    requireRoot();
+    refuseUnavailableCongestionControls(scenario, playbacks);
+  }
   // The flows run between the link's namespaces: loopback has none.
   else if (scenario.competingFlows) throw new Error(`${scenario.name} has competingFlows, which run through the link emulator only: run it without --no-emulation`);
   const rd = openRunDirectory(o.runDir, scenario);

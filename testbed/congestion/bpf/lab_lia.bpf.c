@@ -17,8 +17,9 @@ char _license[] SEC("license") = "GPL";
 #include "lab_lia_coupling.h"
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256); /* connections at once; a full map falls back to Reno */
+	/* LRU: an entry a race left behind (two subflows released at once) ages out. */
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 256); /* connections at once; the least recently used is evicted */
 	__type(key, __u64); /* the MPTCP connection's socket address (or the TCP socket's own) */
 	__type(value, struct coupled);
 } lab_lia_connections SEC(".maps");
@@ -50,25 +51,32 @@ static int cwnd_limited(const struct tcp_sock *tp)
 	return 0;
 }
 
-static void publish(struct sock *sk, struct coupled *c)
+/* Writes this subflow's window, RTT and time into the connection's entry: its own slot, else a
+ * free or stale one claimed with compare-and-swap (subflows ACK on different CPUs). */
+static void publish(struct sock *sk, struct coupled *c, __u64 now)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	int i, free_slot = -1;
+	__u64 me = (__u64)sk;
+	int i, slot = -1;
 
 	for (i = 0; i < MAX_SUBFLOWS; i++) {
-		if (c->subflow[i] == (__u64)sk) {
-			c->cwnd[i] = tp->snd_cwnd;
-			c->srtt_us[i] = tp->srtt_us >> 3;
-			return;
+		if (c->subflow[i] == me) {
+			slot = i;
+			break;
 		}
-		if (!c->subflow[i] && free_slot < 0)
-			free_slot = i;
 	}
-	if (free_slot >= 0 && free_slot < MAX_SUBFLOWS) {
-		c->subflow[free_slot] = (__u64)sk;
-		c->cwnd[free_slot] = tp->snd_cwnd;
-		c->srtt_us[free_slot] = tp->srtt_us >> 3;
+	for (i = 0; slot < 0 && i < MAX_SUBFLOWS; i++) {
+		__u64 seen = c->subflow[i];
+		if (seen && slot_live(c, i, now))
+			continue;
+		if (__sync_val_compare_and_swap(&c->subflow[i], seen, me) == seen)
+			slot = i;
 	}
+	if (slot < 0 || slot >= MAX_SUBFLOWS)
+		return; /* more than MAX_SUBFLOWS live subflows: this one is not counted */
+	c->cwnd[slot] = tp->snd_cwnd;
+	c->srtt_us[slot] = tp->srtt_us >> 3;
+	c->stamp_ns[slot] = now;
 }
 
 SEC("struct_ops")
@@ -76,8 +84,17 @@ void BPF_PROG(lia_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct coupled fresh = {}, *c;
-	__u64 key;
+	__u64 key = connection_of(sk), now = bpf_ktime_get_ns();
 
+	c = bpf_map_lookup_elem(&lab_lia_connections, &key);
+	if (!c) {
+		bpf_map_update_elem(&lab_lia_connections, &key, &fresh, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&lab_lia_connections, &key);
+	}
+	/* Every ACK publishes, also while slow start runs or the sender is application-limited:
+	 * the other subflows' increase depends on this window as it is now. */
+	if (c)
+		publish(sk, c, now);
 	if (!cwnd_limited(tp))
 		return;
 	if (tcp_in_slow_start(tp)) {
@@ -85,24 +102,13 @@ void BPF_PROG(lia_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		if (!acked)
 			return;
 	}
-	key = connection_of(sk);
-	c = bpf_map_lookup_elem(&lab_lia_connections, &key);
-	if (!c) {
-		bpf_map_update_elem(&lab_lia_connections, &key, &fresh, BPF_NOEXIST);
-		c = bpf_map_lookup_elem(&lab_lia_connections, &key);
-		if (!c) { /* map full: behave as Reno */
-			tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
-			return;
-		}
-	}
-	publish(sk, c);
-	tcp_cong_avoid_ai(tp, coupled_window(c, tp->snd_cwnd), acked);
+	tcp_cong_avoid_ai(tp, c ? coupled_window(c, tp->snd_cwnd, now) : tp->snd_cwnd, acked);
 }
 
 SEC("struct_ops")
 void BPF_PROG(lia_release, struct sock *sk)
 {
-	__u64 key = connection_of(sk);
+	__u64 key = connection_of(sk), now = bpf_ktime_get_ns();
 	struct coupled *c = bpf_map_lookup_elem(&lab_lia_connections, &key);
 	int i, left = 0;
 
@@ -110,8 +116,8 @@ void BPF_PROG(lia_release, struct sock *sk)
 		return;
 	for (i = 0; i < MAX_SUBFLOWS; i++) {
 		if (c->subflow[i] == (__u64)sk)
-			c->subflow[i] = 0;
-		else if (c->subflow[i])
+			__sync_val_compare_and_swap(&c->subflow[i], (__u64)sk, 0);
+		else if (slot_live(c, i, now))
 			left++;
 	}
 	if (!left)

@@ -4,7 +4,8 @@
  * Once per RTT it compares the window with what the path carries at its base RTT:
  *   diff = cwnd * (minRTT - baseRTT) / baseRTT   (segments queued in the network)
  * and adds a segment when diff < alpha, removes one when diff > beta. Losses fall back to Reno's
- * halving. Follows the kernel's net/ipv4/tcp_vegas.c, which this kernel does not build. */
+ * halving. Follows the kernel's net/ipv4/tcp_vegas.c step by step (its ssthresh rules included),
+ * which this kernel does not build. */
 #include "lab_tcp.h"
 
 char _license[] SEC("license") = "GPL";
@@ -74,8 +75,15 @@ void BPF_PROG(vegas_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 
 static __u32 vegas_ssthresh(struct tcp_sock *tp)
 {
-	__u32 w = tp->snd_cwnd > 2 ? tp->snd_cwnd - 1 : 2;
-	return w < tp->snd_ssthresh ? w : tp->snd_ssthresh;
+	return tp->snd_cwnd < tp->snd_ssthresh ? tp->snd_cwnd : tp->snd_ssthresh;
+}
+
+/* The kernel's tcp_current_ssthresh() outside CWR/Recovery (Vegas adjusts only in Open):
+ * remember at least 3/4 of the window as ssthresh. */
+static __u32 current_ssthresh(struct tcp_sock *tp)
+{
+	__u32 three_quarters = (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2);
+	return tp->snd_ssthresh > three_quarters ? tp->snd_ssthresh : three_quarters;
 }
 
 SEC("struct_ops")
@@ -117,6 +125,7 @@ void BPF_PROG(vegas_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 				tp->snd_cwnd = 2;
 			else if (tp->snd_cwnd > tp->snd_cwnd_clamp)
 				tp->snd_cwnd = tp->snd_cwnd_clamp;
+			tp->snd_ssthresh = current_ssthresh(tp);
 		}
 		v->cnt_rtt = 0;
 		v->min_rtt = 0x7fffffff;
