@@ -27,7 +27,8 @@ function x264Params({ fps, segmentSeconds, motion, constantBitrate }) {
 
 /**
  * The whole ffmpeg command line for one preset.
- * @param {object} preset  from presets.js (ladder, fps, segmentSeconds, durationSeconds, motion, x264Preset, constantBitrate)
+ * @param {object} preset  from presets.js (ladder, fps, segmentSeconds, durationSeconds, motion, x264Preset,
+ *   constantBitrate, fragmentSeconds)
  * @param {object} opts    { outDir, inputFile?, durationSeconds? }
  */
 function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
@@ -66,7 +67,11 @@ function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
     '-x264-params', x264Params(preset),
     '-force_key_frames', `expr:gte(t,n_forced*${gopSeconds})`,
     '-an',
-    '-f', 'dash', '-seg_duration', String(preset.segmentSeconds), '-use_template', '1', '-use_timeline', '0',
+    '-f', 'dash', '-seg_duration', String(preset.segmentSeconds),
+    // Movie fragments inside a segment (paper 000's playout hands each to the decoder at its own
+    // deadline); without it one fragment per segment.
+    ...(preset.fragmentSeconds ? ['-frag_type', 'duration', '-frag_duration', String(preset.fragmentSeconds)] : []),
+    '-use_template', '1', '-use_timeline', '0',
     '-init_seg_name', 'init-$RepresentationID$.m4s', '-media_seg_name', 'chunk-$RepresentationID$-$Number%05d$.m4s',
     '-adaptation_sets', 'id=0,streams=v',
     `${outDir}/manifest.mpd`,

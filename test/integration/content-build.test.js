@@ -136,6 +136,26 @@ describe('content build', () => {
     expect(iFrames['paper-fdsp-low']).toBe(2);
     expect(iFrames['paper-fdsp-high']).toBeGreaterThan(8);
   });
+
+  test('fragmentSeconds: movie fragments inside each segment, recorded in its priority map and partitioning it', async () => {
+    const { splitSegment } = require('../../shared/fdsp/split-segment');
+    await ensureContent({ preset: 'sample', name: 'fragmented', contentDir: dir, durationSeconds: 4, overrides: { ladder: SMALL_LADDER.slice(0, 1), fragmentSeconds: 0.5 } });
+    const segs = readIndex('fragmented').representations[0].segments;
+    expect(segs).toHaveLength(2);
+    for (const s of segs) {
+      const { fragments, ranges } = s.priority;
+      expect(fragments.map((f) => f[2])).toEqual([0, 0.5, 1, 1.5]);
+      // In order, from 0 to the segment's end, each fragment starting where the last ended.
+      expect(fragments[0][0]).toBe(0);
+      expect(fragments[fragments.length - 1][1]).toBe(s.size);
+      for (let k = 1; k < fragments.length; k++) expect(fragments[k][0]).toBe(fragments[k - 1][1]);
+      // Every fragment's own moof: the byte at its start (after any sidx) is a box, never slice data.
+      for (const [start] of fragments) expect(ranges.find(([a, b]) => a <= start && start < b)[2]).toBe('container');
+      // Still one priority map over the whole segment: FDSP splits it as before.
+      const split = splitSegment(s.priority, 50);
+      expect(split.reliableBytes + split.unreliableBytes).toBe(s.size);
+    }
+  });
 });
 
 describe('content CLI', () => {

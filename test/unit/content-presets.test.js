@@ -102,6 +102,12 @@ describe('encoder settings', () => {
     expect(sample[sample.indexOf('-x264-params') + 1]).not.toMatch(/nal-hrd/);
   });
 
+  test('fragments inside a segment on request (fragmentSeconds), none otherwise', () => {
+    const args = dashEncodeArgs({ ...getPreset('sample'), fragmentSeconds: 0.5 }, { outDir: '/out' });
+    expect(args.slice(args.indexOf('-frag_type'), args.indexOf('-frag_type') + 4)).toEqual(['-frag_type', 'duration', '-frag_duration', '0.5']);
+    expect(dashEncodeArgs(getPreset('sample'), { outDir: '/out' })).not.toContain('-frag_type');
+  });
+
   test('a user file is letterboxed into each rung and keeps its own length', () => {
     const args = dashEncodeArgs(getPreset('sample'), { outDir: '/out', inputFile: 'my.mkv' });
     expect(args[args.indexOf('-i') + 1]).toBe('my.mkv');

@@ -152,19 +152,48 @@ function parseTrun(bytes, box) {
 }
 
 /**
- * Samples of every track fragment of a media segment, with absolute byte offsets into it.
+ * Samples of every track fragment of a media segment, with absolute byte offsets into it. A
+ * segment may hold several movie fragments ([sidx] moof mdat, repeated: ffmpeg's -frag_duration,
+ * CMAF chunks); each moof's samples lie in the mdat that follows it.
  * @param {Uint8Array} segment
  * @param {{defaultSampleDuration?: number, defaultSampleSize?: number, defaultSampleFlags?: number}} [trex]
  * @returns {{boxes, moof: {start, end}, mdat: {start, end, payloadStart}, baseMediaDecodeTime: number,
- *   samples: {offset: number, size: number, duration: number, flags: number, isSync: boolean}[]}}
+ *   samples: {offset: number, size: number, duration: number, flags: number, isSync: boolean}[],
+ *   fragments: {start: number, end: number, firstSample: number, sampleCount: number, baseMediaDecodeTime: number}[]}}
+ *   moof/mdat: the first fragment's; fragments partition the segment: fragment k runs from the end
+ *   of fragment k-1's mdat (0 for the first, so styp and any sidx go with the fragment they
+ *   precede) to the end of its own mdat (the last to the end of the segment)
  */
 function parseMediaSegment(segment, trex = {}) {
   const boxes = listBoxes(segment);
-  const moof = boxes.find((b) => b.type === 'moof');
-  const mdat = boxes.find((b) => b.type === 'mdat');
-  if (!moof) throw new Mp4ParseError('media segment has no moof box');
-  if (!mdat) throw new Mp4ParseError('media segment has no mdat box');
+  const moofs = boxes.filter((b) => b.type === 'moof');
+  if (!moofs.length) throw new Mp4ParseError('media segment has no moof box');
+  if (!boxes.some((b) => b.type === 'mdat')) throw new Mp4ParseError('media segment has no mdat box');
   const samples = [];
+  const fragments = [];
+  let fragmentStart = 0;
+  for (const moof of moofs) {
+    const mdat = boxes.find((b) => b.type === 'mdat' && b.start >= moof.end);
+    if (!mdat) throw new Mp4ParseError(`moof at offset ${moof.start} has no mdat after it`);
+    const firstSample = samples.length;
+    const base = parseFragment(segment, moof, mdat, trex, samples);
+    fragments.push({ start: fragmentStart, end: mdat.end, firstSample, sampleCount: samples.length - firstSample, baseMediaDecodeTime: base ?? 0 });
+    fragmentStart = mdat.end;
+  }
+  fragments[fragments.length - 1].end = segment.byteLength;
+  const mdat = boxes.find((b) => b.type === 'mdat' && b.start >= moofs[0].end);
+  return {
+    boxes,
+    moof: { start: moofs[0].start, end: moofs[0].end },
+    mdat: { start: mdat.start, end: mdat.end, payloadStart: mdat.start + mdat.headerSize },
+    baseMediaDecodeTime: fragments[0].baseMediaDecodeTime,
+    samples,
+    fragments,
+  };
+}
+
+/** One movie fragment's samples, pushed onto `samples`; returns its tfdt base (or null). */
+function parseFragment(segment, moof, mdat, trex, samples) {
   let baseMediaDecodeTime = null;
   for (const traf of listBoxes(segment, moof.start + moof.headerSize, moof.end).filter((b) => b.type === 'traf')) {
     const children = listBoxes(segment, traf.start + traf.headerSize, traf.end);
@@ -194,13 +223,7 @@ function parseMediaSegment(segment, trex = {}) {
       dataStart = offset;
     }
   }
-  return {
-    boxes,
-    moof: { start: moof.start, end: moof.end },
-    mdat: { start: mdat.start, end: mdat.end, payloadStart: mdat.start + mdat.headerSize },
-    baseMediaDecodeTime: baseMediaDecodeTime ?? 0,
-    samples,
-  };
+  return baseMediaDecodeTime;
 }
 
 /**

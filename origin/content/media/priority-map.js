@@ -19,6 +19,11 @@
 //   frames: [{sample, type: 'I'|'P'|'B', idr, start, end}]  one per sample (access unit), the
 //      type of its first slice; start/end span the sample's bytes
 //   counts: {kind: bytes} totals
+//   fragments: [[start, end, offsetSeconds], ...]  the segment's movie fragments ([sidx] moof
+//      mdat), partitioning it in order; offsetSeconds: the fragment's first sample's media time
+//      after the segment's first (0 for the first). One entry for a segment of one fragment;
+//      absent in content built before fragments were recorded (read it as [[0, size, 0]]).
+//      Paper 000's playout hands each fragment to the decoder at its own deadline.
 // }
 const { parseMediaSegment, parseInitSegment } = require('./mp4-boxes');
 const { splitAvccSample } = require('./h264/nal-units');
@@ -100,7 +105,10 @@ function buildPriorityMap(initBytes, segment, initInfo = parseInitSegment(initBy
   pushRange(ranges, at, segment.byteLength, 'container');
   const counts = {};
   for (const [s, e, kind] of ranges) counts[kind] = (counts[kind] || 0) + (e - s);
-  return { moof: [parsed.moof.start, parsed.moof.end], ranges, frames, counts };
+  const timescale = initInfo.timescale || 1;
+  const first = parsed.fragments[0].baseMediaDecodeTime;
+  const fragments = parsed.fragments.map((f) => [f.start, f.end, (f.baseMediaDecodeTime - first) / timescale]);
+  return { moof: [parsed.moof.start, parsed.moof.end], ranges, frames, counts, fragments };
 }
 
 module.exports = { buildPriorityMap, parameterSetsFromInit };
