@@ -97,7 +97,10 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       onPlaying: ({ chromiumPid }) => onPlaying({ originPid: origin.pid, serverNs: link.serverNs, chromiumPid, clientNs: link.clientNs }),
       // The page has loaded and holds: the profile and its schedules start now.
       beforeStart: async () => {
-        before = await linkCounters();
+        // On several paths the link's counters are the paths' summed from one read of each, so
+        // that the whole and its parts add up exactly (two reads let a packet in between).
+        pathsBefore = mptcp ? await Promise.all(link.paths.map((x) => x.counters())) : null;
+        before = mptcp ? sumCounters(pathsBefore) : await link.counters();
         dropsBefore = readEndpointDrops(link);
         // The profile's own outages (path 1's on a multipath profile) and the switches' outages.
         const downIntervals = (d) => [...(settings[d].downIntervals || []), ...outageIntervals(p.switches)];
@@ -107,7 +110,6 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
           await link.paths[i + 1].configure('toClient', { ...extra.toClient, timeOriginMs: 'now' });
           await link.paths[i + 1].configure('toServer', { ...extra.toServer, timeOriginMs: 'now' });
         }
-        pathsBefore = await Promise.all(link.paths.map((x) => x.counters()));
         linkClockWallMs = Date.now();
         // The origin's TCP connections (and MPTCP subflows) as the kernel counts them.
         sockets = watchTcpSockets(link.serverNs, { multipath: mptcp });
@@ -118,10 +120,11 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     });
     wire.stop();
     const tcp = sockets.stop(link.paths);
-    const pathCounters = mptcp ? (await Promise.all(link.paths.map((x) => x.counters()))).map((c, i) => ({ path: i + 1, ...diffCounters(c, pathsBefore[i]) })) : null;
     const flowResults = flows ? await flows.stop() : null;
     if (link.broken) throw new Error(`the emulated link broke during the playback: ${link.broken}`);
-    const counters = diffCounters(await linkCounters(), before);
+    const pathsAfter = mptcp ? await Promise.all(link.paths.map((x) => x.counters())) : null;
+    const pathCounters = mptcp ? pathsAfter.map((c, i) => ({ path: i + 1, ...diffCounters(c, pathsBefore[i]) })) : null;
+    const counters = diffCounters(mptcp ? sumCounters(pathsAfter) : await link.counters(), before);
     const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
     return {
       qoe: result.qoe || null,
