@@ -14,6 +14,7 @@ const { labDashSettings } = require('./dash/dash-settings');
 const { createAbrInputBuilder } = require('./playback/abr-input');
 const { createSeekSchedule } = require('./playback/seek-schedule');
 const { keepBitrateOnSeek } = require('./playback/keep-bitrate-on-seek');
+const { createPlaybackStopper } = require('./playback/playback-stopper');
 const { PlaybackRecorder } = require('./qoe/playback-recorder');
 const { broadcastStartMs, liveManifestPath } = require('./live/live-broadcast');
 const { LIVE_DELAY_LIMITS } = require('./run-options');
@@ -143,26 +144,8 @@ async function startPlayback(o) {
   });
   player.on(E.ERROR, (e) => recorder.error(`dash.js: ${(e.error && (e.error.message || e.error.code)) || 'error'}`));
 
-  let stopped = false;
-  let finalRecord = null;
-  let resolveEnded;
-  const ended = new Promise((resolve) => {
-    resolveEnded = resolve;
-  });
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    clearInterval(ticker);
-    recorder.stop();
-    player.pause();
-    // Snapshot first: reset() detaches the video element and zeroes its frame counters.
-    const record = recorder.toJSON();
-    // A stopped run stops fetching too: requests after the stop would load the link in a
-    // testbed run and never show up in the QoE record.
-    player.reset();
-    finalRecord = record;
-    resolveEnded(record);
-  };
+  const stopper = createPlaybackStopper({ recorder, player, beforeStop: () => clearInterval(ticker) });
+  const { stop, ended } = stopper;
   const schedule = createSeekSchedule(o.seeks, o.stopAt);
   const ticker = setInterval(() => {
     const t = o.video.currentTime;
@@ -171,7 +154,8 @@ async function startPlayback(o) {
       recorder.seek(t, due.to, { scheduled: true });
       player.seek(due.to);
     }
-    if (schedule.stopDue(t, recorder.seekPending)) stop();
+    // The element's flag as well as its 'ended' event: one missed event must not hang the run.
+    if (o.video.ended || schedule.stopDue(t, recorder.seekPending)) stop();
     if (o.onUpdate) o.onUpdate(recorder);
   }, 100);
   o.video.addEventListener('ended', () => setTimeout(stop, 0), { once: true });
@@ -183,7 +167,7 @@ async function startPlayback(o) {
   const manifestPath = o.live ? liveManifestPath(o.content, broadcastStartMs(Date.now(), liveDelaySeconds)) : `${contentBase}/manifest.mpd`;
   recorder.config.manifest = manifestPath;
   player.initialize(o.video, new URL(manifestPath, location.href).href, true);
-  return { player, recorder, transport, stop, ended, qoe: () => finalRecord || recorder.toJSON(), index };
+  return { player, recorder, transport, stop, ended, qoe: () => stopper.record() || recorder.toJSON(), index };
 }
 
 module.exports = { startPlayback, fetchContentIndex, segmentLookup };
