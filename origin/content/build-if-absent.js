@@ -20,7 +20,7 @@ async function buildIfAbsent(preset, contentDir, { signal, who = 'content' } = {
         if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
         else if (e.phase === 'encode') process.stderr.write(`${who}: first run: ${e.message}\n`);
         else if (e.phase === 'index') bar.done();
-        else if (e.phase === 'done' || e.phase === 'wait') process.stderr.write(`${who}: ${e.message}\n`);
+        else if (e.phase === 'done' || e.phase === 'wait' || e.phase === 'stale') process.stderr.write(`${who}: ${e.message}\n`);
       },
     });
     if (!built) process.stderr.write(`${who}: content "${preset}" present in ${contentDir}\n`);

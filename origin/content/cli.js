@@ -129,7 +129,7 @@ async function main(argv) {
           if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);
           else if (e.phase === 'encode') process.stderr.write(`${e.message}\n`);
           else if (e.phase === 'index') bar.done('building segment index ...');
-          else if (e.phase === 'done' || e.phase === 'wait') process.stderr.write(`${e.message}\n`);
+          else if (e.phase === 'done' || e.phase === 'wait' || e.phase === 'stale') process.stderr.write(`${e.message}\n`);
         },
       });
       if (!built) process.stderr.write(`${name}: already built in ${dir} (use --force to rebuild)\n`);

@@ -9,7 +9,7 @@ const path = require('node:path');
 const { getPreset } = require('./presets');
 const { dashEncodeArgs, runFfmpeg } = require('./encode-dash');
 const { writeSegmentIndex } = require('./segment-index');
-const { BUILD_RECORD, isBuilt, listContent, readBuildRecord } = require('./content-listing');
+const { BUILD_RECORD, isBuilt, listContent, readBuildRecord, changedSettings } = require('./content-listing');
 
 /**
  * @param {object} opts
@@ -32,7 +32,12 @@ async function ensureContent(opts) {
   }
   const onProgress = opts.onProgress || (() => {});
   const target = path.join(opts.contentDir, name);
-  if (!opts.force && isBuilt(target)) return { dir: target, built: false };
+  // A preset edited since its content was built (fragments added, say) is built again: serving
+  // the old bytes under its name would measure something else than the preset says.
+  const stale = isBuilt(target) && !opts.overrides ? changedSettings(readBuildRecord(target), preset) : [];
+  if (stale.length) onProgress({ phase: 'stale', message: `${name} was built with other settings (${stale.join('; ')}): building it again` });
+  const force = opts.force || stale.length > 0;
+  if (!force && isBuilt(target)) return { dir: target, built: false };
 
   if (opts.inputFile && !fs.existsSync(opts.inputFile)) {
     throw new Error(`input file not found: ${opts.inputFile}`);
@@ -41,7 +46,8 @@ async function ensureContent(opts) {
   const release = await acquireBuildLock(opts.contentDir, name, { signal: opts.signal, onProgress });
   try {
     // Another process may have finished this very build while we waited for it.
-    if (!opts.force && isBuilt(target)) return { dir: target, built: false };
+    if (!force && isBuilt(target)) return { dir: target, built: false };
+    if (force && stale.length && isBuilt(target) && !changedSettings(readBuildRecord(target), preset).length) return { dir: target, built: false };
     return await buildLocked(opts, preset, name, target, onProgress);
   } finally {
     release();
@@ -70,7 +76,10 @@ async function buildLocked(opts, preset, name, target, onProgress) {
       durationSeconds,
       fps: preset.fps,
       segmentSeconds: preset.segmentSeconds,
+      fragmentSeconds: preset.fragmentSeconds ?? null,
       ladder: preset.ladder,
+      // Built with fields replaced (a test's small ladder): not the preset as it reads, on purpose.
+      ...(opts.overrides ? { overrides: Object.keys(opts.overrides) } : {}),
       builtAt: new Date().toISOString(),
       buildSeconds: Math.round((Date.now() - started) / 100) / 10,
     };
