@@ -15,6 +15,7 @@ const { createAbrInputBuilder } = require('./playback/abr-input');
 const { createSeekSchedule } = require('./playback/seek-schedule');
 const { keepBitrateOnSeek } = require('./playback/keep-bitrate-on-seek');
 const { createPlaybackStopper } = require('./playback/playback-stopper');
+const { watchStalls } = require('./playback/stall-clock');
 const { PlaybackRecorder } = require('./qoe/playback-recorder');
 const { broadcastStartMs, liveManifestPath } = require('./live/live-broadcast');
 const { LIVE_DELAY_LIMITS } = require('./run-options');
@@ -70,7 +71,8 @@ async function startPlayback(o) {
   const bufferLevel = () => (player ? player.getBufferLength('video') || 0 : 0);
   const transportOptions = Object.fromEntries(Object.keys(transportEntry.options).filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
   const highestBandwidthBps = Math.max(0, ...index.representations.map((r) => r.bandwidth || 0)) || null;
-  const transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
+  const stalls = watchStalls(o.video);
+  const transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, stallState: stalls.state, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
   const session = abr.decide ? createAbrSession(abr, params) : null;
   const liveDelaySeconds = o.live ? o.liveDelay || LIVE_DELAY_LIMITS.default : null;
 
@@ -144,7 +146,7 @@ async function startPlayback(o) {
   });
   player.on(E.ERROR, (e) => recorder.error(`dash.js: ${(e.error && (e.error.message || e.error.code)) || 'error'}`));
 
-  const stopper = createPlaybackStopper({ recorder, player, beforeStop: () => clearInterval(ticker) });
+  const stopper = createPlaybackStopper({ recorder, player, beforeStop: () => { clearInterval(ticker); stalls.dispose(); } });
   const { stop, ended } = stopper;
   const schedule = createSeekSchedule(o.seeks, o.stopAt);
   const ticker = setInterval(() => {

@@ -90,6 +90,11 @@ const PRESETS = {
     fps: 30,
     // Paper 000 buffers 10 s "substreams"; one DASH segment stands for one substream.
     segmentSeconds: 10,
+    // Each unreliable packet's deadline is its own frame's playout time (paper 000 Sect. 3):
+    // the FDSP player hands the segment to the decoder fragment by fragment, each at its own
+    // deadline, so a segment is packed in 0.5 s movie fragments (per frame would put 300 moof
+    // boxes and a 300-entry list in every HEAD; 0.5 s is the deviation, docs/papers.md).
+    fragmentSeconds: 0.5,
     motion: 'high',
     x264Preset: 'veryfast',
     ladder: [rung(1000, 1080), rung(2000, 1080), rung(4000, 1080)],
@@ -100,6 +105,7 @@ const PRESETS = {
     durationSeconds: 150,
     fps: 30,
     segmentSeconds: 10,
+    fragmentSeconds: 0.5, // as paper-fdsp-high
     motion: 'low',
     x264Preset: 'veryfast',
     ladder: [rung(1000, 1080), rung(2000, 1080), rung(4000, 1080)],

@@ -112,7 +112,7 @@ class FdspResponder {
         body = body.subarray(first, Math.min(last + 1, body.length));
       } else {
         const seg = await this.maps.lookup(file);
-        if (seg && seg.size === body.length) plan = splitSegment(seg.priority, req.bp);
+        if (seg && seg.size === body.length) plan = { ...splitSegment(seg.priority, req.bp), fragments: seg.priority.fragments || null };
       }
       if (state.cancelled) return undefined;
       this.send(state, body, plan, contentTypeFor(file));
@@ -137,14 +137,22 @@ class FdspResponder {
     const chunkBytes = this.o.chunkBytes || UNRELIABLE_CHUNK_BYTES;
     const unreliableChunks = plan ? chunkRanges(plan.unreliable, chunkBytes) : [];
     const reliableBytes = plan ? plan.reliableBytes : body.length;
-    state.head = { status: 200, totalBytes: body.length, reliableBytes, unreliableBytes: body.length - reliableBytes, unreliableChunks: unreliableChunks.length, chunkBytes, contentType };
+    // A segment in several movie fragments says where they are and when each plays: the client
+    // can hand each to the decoder at its own deadline (paper 000's per-frame playout).
+    const fragments = plan && plan.fragments && plan.fragments.length > 1 ? plan.fragments : null;
+    state.head = { status: 200, totalBytes: body.length, reliableBytes, unreliableBytes: body.length - reliableBytes, unreliableChunks: unreliableChunks.length, chunkBytes, contentType, ...(fragments ? { fragments } : {}) };
     this.o.reliable.push(requestId, frames.encodeHead(requestId, state.head));
     for (const [s, e] of chunkRanges(reliableRanges, RELIABLE_FRAME_BYTES)) this.o.reliable.push(requestId, frames.encodeData(requestId, s, body.subarray(s, e)));
     // A chunk whose turn comes after the client's deadline would arrive too late to be used:
     // it is skipped, not sent, and END says how many went.
+    // The deadline the client gave is its first frame's: a chunk of a later fragment plays
+    // (and expires) that fragment's media time later.
+    let k = 0;
     for (const [s, e] of unreliableChunks) {
+      while (fragments && s >= fragments[k][1]) k += 1;
+      const expiresAt = state.expiresAt === null || !fragments ? state.expiresAt : state.expiresAt + fragments[k][2] * 1000;
       const frame = frames.encodeData(requestId, s, body.subarray(s, e));
-      this.o.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt: state.expiresAt, onSkipped: () => { state.skipped += 1; } });
+      this.o.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, onSkipped: () => { state.skipped += 1; } });
     }
     this.o.unreliable.mark(requestId, () => {
       if (state.cancelled) return;

@@ -37,8 +37,15 @@ function createTransportLoader(hooks) {
         { url: request.url, range, responseType: request.responseType || 'text', timeoutMs: request.timeout || 0 },
         {
           onProgress(e) {
+            if (!custom.onprogress) return;
+            // Bytes ahead of the whole (FDSP's fragments at their deadlines): dash.js appends them
+            // now and takes no throughput sample from them (docs/platform-notes.md).
+            if (e.data) {
+              custom.onprogress({ data: e.data, lengthComputable: false, noTrace: true });
+              return;
+            }
             progressEvents += 1;
-            if (custom.onprogress) custom.onprogress({ loaded: e.loaded, total: e.total, lengthComputable: e.lengthComputable });
+            custom.onprogress({ loaded: e.loaded, total: e.total, lengthComputable: e.lengthComputable });
           },
           onComplete(r) {
             handle = null;
@@ -46,7 +53,8 @@ function createTransportLoader(hooks) {
             response.status = r.status;
             response.statusText = r.statusText;
             response.headers = r.headers;
-            response.data = r.data;
+            // When parts went ahead, dash.js gets only the rest (the whole again would be appended twice).
+            response.data = r.appendData !== undefined ? r.appendData : r.data;
             const total = r.accounting.bytes;
             // A response that arrived in one chunk still needs two progress events for dash.js
             // to record a throughput sample.

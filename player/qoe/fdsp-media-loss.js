@@ -5,7 +5,8 @@
 // congestion control and the deadline move the second), and one deadline stop can cut dozens
 // of chunks at once, so a single PLR mixes a smooth quantity with a jumpy one. Split here
 // from the per-segment log: segments the player waited for in full show what the network
-// took; segments it stopped at their deadline carry the rest.
+// took; segments it stopped at their deadline, and chunks that came after their movie fragment
+// went to the decoder (fragmented content), carry the rest.
 
 /**
  * @param {Array<{packets?: number, unreliableChunks?: number, lostChunks?: number, stoppedAtDeadline?: boolean}>} segments
@@ -27,13 +28,17 @@ function fdspMediaLoss(segments) {
     out.packets += s.packets;
     out.unreliableChunks += unreliable;
     out.lostChunks += s.lostChunks;
+    // Chunks that came after their fragment went to the decoder (fragmented content) are in
+    // lostChunks, but the network delivered them: they are the deadline's part.
+    const lateAfterFragment = Number.isFinite(s.lateAfterFragment) ? s.lateAfterFragment : 0;
     if (s.stoppedAtDeadline) {
       out.deadlineStops += 1;
       out.deadlineLostChunks += s.lostChunks;
     } else {
       out.networkPackets += s.packets;
       out.networkUnreliableChunks += unreliable;
-      out.networkLostChunks += s.lostChunks;
+      out.networkLostChunks += s.lostChunks - lateAfterFragment;
+      out.deadlineLostChunks += lateAfterFragment;
     }
   }
   if (!seen) return null;

@@ -13,9 +13,10 @@ class DataChannelTransport extends FdspTransport {
    * @param {string} o.signalingUrl      ws://host:port/fdsp (GET /api/info urls.fdsp)
    * @param {number|string} [o.bp]       Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
+   * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
    */
   constructor(o) {
-    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel });
+    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel, stallState: o.stallState });
     this.signalingUrl = o.signalingUrl;
   }
 

@@ -10,7 +10,9 @@ const transportTotals = (r) => (r.summary && r.summary.transport) || null;
 const percent = (v, digits) => `${(100 * v).toFixed(digits)} %`;
 
 // What went which way, and what was lost, per media segment.
-const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy'];
+// Fragmented content adds: its fragments, how many went on their own deadline (the rest went
+// with the whole), and chunks that came after their fragment went (in lostChunks too).
+const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment'];
 
 const segmentNote = (s) => (s.plr !== undefined ? ` (BP ${s.bp}, PLR ${percent(s.plr, 1)})` : '');
 
@@ -25,6 +27,7 @@ function summaryRows(q) {
     ['FDSP: late chunks / deadline stops', `${t.lateChunks} / ${t.deadlineStops}`],
     ['FDSP: PLR of segments waited for in full (the network\'s part)', m && m.networkPlr !== null ? `${percent(m.networkPlr, 2)} (${m.networkLostChunks} / ${m.networkPackets})` : '-'],
     ['FDSP: reliable share of bytes', t.reliableShare === null ? '-' : percent(t.reliableShare, 1)],
+    ...(t.fragmentsReleased || t.lateChunksAfterRelease ? [['FDSP: fragments on their own deadline / chunks after their fragment went', `${t.fragmentsReleased} / ${t.lateChunksAfterRelease}`]] : []),
   ];
 }
 

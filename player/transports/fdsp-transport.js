@@ -5,7 +5,10 @@
 // back together, accounted and settled by the FDSP client core (shared/fdsp/client-core.js;
 // when a response is done: shared/fdsp/response-assembly.js). What is here: the BP (live,
 // and dynamic with bp-controller.js), each request's playout deadline from the buffer level,
-// the timer the core asks for, and the dash.js loader's callbacks.
+// the timer the core asks for, and the dash.js loader's callbacks. A segment the origin sends
+// in several movie fragments goes to dash.js fragment by fragment, each at its own deadline
+// (paper 000's playout; the core's 'data' events), as progress events that carry bytes, which
+// dash.js appends at once (docs/platform-notes.md); the response then ends with the rest only.
 //
 // A carrier is a subclass with one method, openSession({onMessage, onClose}) -> Promise<{send,
 // close}>: the DataChannel pair (datachannel-transport.js) and WebTransport
@@ -13,7 +16,7 @@
 //
 // Same interface as the HTTP transports (transport.js); plus setBp(n) (live BP) and stats().
 const { FdspClientCore } = require('../../shared/fdsp/client-core');
-const { playoutDeadlineMs } = require('../../shared/fdsp/response-assembly');
+const { playoutDeadlineMs, NO_STALL } = require('../../shared/fdsp/response-assembly');
 const { WakeTimer } = require('../../shared/fdsp/wake-timer');
 const bpOption = require('./bp-option');
 const { nextBp, parseAutoBp } = require('./bp-controller');
@@ -36,18 +39,22 @@ class FdspTransport {
    * @param {number|string} [o.bp]        Bitstream Prioritization, 0-100 (default 100), or
    *                                      "auto" / "auto:MIN-MAX" for dynamic BP (bp-controller.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
+   * @param {() => {totalMs: number, since: number|null}} [o.stallState]  the player's stalls: total
+   *   ms so far and the one in progress (a stall moves the later fragment deadlines by its length;
+   *   during one, the next fragment goes at once)
    */
   constructor(o) {
     this.name = o.name;
     this.label = o.label;
     this.protocol = o.protocol;
     this.bufferLevel = o.bufferLevel || (() => 0);
+    this.stallState = o.stallState || (() => NO_STALL);
     this.bpHistory = [];
     const bp = parseBp(o.bp ?? bpOption.default);
     this.autoBp = typeof bp === 'string' ? parseAutoBp(bp) : null;
     this.setBp(this.autoBp ? Math.round((this.autoBp.minBp + this.autoBp.maxBp) / 2) : bp);
     this.core = new FdspClientCore();
-    this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now())));
+    this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now(), this.stallState())));
     this.requests = new Map(); // requestId -> what load() was given
     this.session = null;
     this.connecting = null;
@@ -88,7 +95,7 @@ class FdspTransport {
   connect() {
     if (!this.connecting) {
       this.connecting = this.openSession({
-        onMessage: (data, channel) => this.handle(this.core.receive(data, channel, performance.now())),
+        onMessage: (data, channel) => this.handle(this.core.receive(data, channel, performance.now(), this.stallState())),
         onClose: (why) => this.teardown(why),
       }).then((session) => {
         this.session = session;
@@ -118,6 +125,7 @@ class FdspTransport {
       const req = this.requests.get(e.requestId);
       if (!req) continue;
       if (e.kind === 'progress') this.progress(req, e);
+      else if (e.kind === 'data') this.release(req, e);
       else if (e.kind === 'done') this.complete(req, e);
       else if (e.kind === 'failed') this.fail(req, e.error);
     }
@@ -132,15 +140,26 @@ class FdspTransport {
     }
   }
 
+  /** Fragments due now: to dash.js, which appends them (whole moof+mdat pairs, zero-filled). */
+  release(req, { bytes }) {
+    req.releasedBytes += bytes.length;
+    req.onProgress({ data: bytes.buffer, loaded: req.releasedBytes, lengthComputable: false, noTrace: true });
+  }
+
   complete(req, { requestId, response: r, cancel }) {
     this.requests.delete(requestId);
     if (cancel) this.send(cancel);
     const accounting = {
       transport: this.name, protocol: this.protocol, requestStart: r.startedAt, firstByte: r.firstFrameAt, lastByte: r.lastDataAt ?? r.doneAt, bp: req.bp,
+      // When the reliable part was in: what playback can start on (paper 000), ms like requestStart.
+      reliableDoneAt: r.reliableDoneAt,
       // Bytes that arrived (what throughput and overhead are about), not the zero-filled size.
       bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
       unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, lateChunks: 0, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio,
       stoppedAtDeadline: r.finishedBy === 'deadline', finishedBy: r.finishedBy,
+      // Fragmented segments: fragments handed to dash.js on their own deadline, chunks that came
+      // after theirs went (lost for playout, in lostChunks too).
+      ...(r.head.fragments ? { fragments: r.head.fragments.length, fragmentsOnDeadline: r.releasedFragments, lateAfterFragment: r.lateChunks } : {}),
       ...this.accountingExtras(),
     };
     // Dynamic BP learns from media segments (the ones with an unreliable part).
@@ -153,6 +172,8 @@ class FdspTransport {
     req.onComplete({
       url: req.request.url, status: r.head.status, statusText: 'OK', headers: { 'content-type': r.head.contentType || '' },
       data: req.request.responseType === 'text' ? new TextDecoder().decode(r.bytes) : r.bytes.buffer, accounting,
+      // What dash.js has not had yet, when fragments went ahead (the whole is `data`, for the record).
+      ...(req.releasedBytes ? { appendData: r.bytes.slice(req.releasedBytes).buffer } : {}),
     });
   }
 
@@ -169,12 +190,12 @@ class FdspTransport {
     let requestId;
     let frame;
     try {
-      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()) }, performance.now()));
+      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: true }, performance.now(), this.stallState()));
     } catch (err) {
       onError(err);
       return { abort: () => {} };
     }
-    const req = { requestId, request, path: url.pathname, bp: this.bp, lastProgress: 0, onProgress, onComplete, onError };
+    const req = { requestId, request, path: url.pathname, bp: this.bp, lastProgress: 0, releasedBytes: 0, onProgress, onComplete, onError };
     this.requests.set(requestId, req);
     this.timer.arm(this.core.nextWakeAt());
     this.connect().then((s) => {

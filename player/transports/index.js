@@ -58,12 +58,13 @@ function chromiumArgsFor(info) {
  * @param {string} name   a registered transport
  * @param {object} urls   the origin's listener URLs (GET /api/info)
  * @param {object} [options]  the transport's options (missing ones take their defaults)
- * @param {{bufferLevel?: () => number}} [context]
+ * @param {{bufferLevel?: () => number, stallState?: () => {totalMs: number, since: number|null}}} [context]
+ *   seconds buffered; the player's stalls (FDSP's fragment deadlines move by them)
  */
 function createTransport(name, urls, options = {}, context = {}) {
   const entry = transports.get(name);
   if (!urls || !urls[entry.urlKey]) throw new Error(`the origin did not say where its ${name} endpoint is (GET /api/info has no urls.${entry.urlKey})`);
-  return entry.create(urls[entry.urlKey], optionsWithDefaults(entry, options), { bufferLevel: () => 0, ...context });
+  return entry.create(urls[entry.urlKey], optionsWithDefaults(entry, options), { bufferLevel: () => 0, stallState: () => ({ totalMs: 0, since: null }), ...context });
 }
 
 module.exports = { transports, createTransport, transportOptions, transportsWithOption, optionsWithDefaults, chromiumArgsFor };

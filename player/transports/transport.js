@@ -10,6 +10,9 @@
 //     request   = { url, range: {start, end} | null, responseType: 'arraybuffer' | 'text', timeoutMs }
 //     callbacks = { onProgress({loaded, total}), onComplete(response), onError(error) }
 //     response  = { url, status, statusText, headers: {name: value}, data, accounting }
+//   A transport may hand bytes over ahead of the whole (FDSP's fragments at their deadlines):
+//   onProgress({data: ArrayBuffer, ...}) in order, each whole moof+mdat pairs; the response then
+//   carries `appendData`, the bytes not yet handed over, beside the whole `data`.
 //     accounting = { transport, protocol, bytes, requestStart, firstByte, lastByte } (ms, performance.now())
 //   Exactly one of onComplete / onError is called, never after abort().
 

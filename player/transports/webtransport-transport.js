@@ -21,9 +21,10 @@ class WebTransportTransport extends FdspTransport {
    * @param {number|null} [o.highestBandwidthBps]  the content's highest representation (for fixed)
    * @param {number|string} [o.bp]        Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]
+   * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
    */
   constructor(o) {
-    super({ name: 'webtransport', label: 'WebTransport (FDSP)', protocol: 'webtransport', bp: o.bp, bufferLevel: o.bufferLevel });
+    super({ name: 'webtransport', label: 'WebTransport (FDSP)', protocol: 'webtransport', bp: o.bp, bufferLevel: o.bufferLevel, stallState: o.stallState });
     if (!o.certSha256Hex) throw new Error(`${this.label}: the origin did not say its certificate's hash (GET /api/info certSha256Hex)`);
     this.url = o.url;
     this.certSha256Hex = o.certSha256Hex;

@@ -9,6 +9,9 @@
 //
 // Each call returns what happened, as events in order:
 //   {kind: 'progress', requestId, loaded, total}   more of a response's bytes are in
+//   {kind: 'data', requestId, bytes}               a progressive response's fragments due now,
+//                                                  in order, for the decoder (the rest comes
+//                                                  with 'done': response.releasedBytes on)
 //   {kind: 'done', requestId, response, cancel}    response: ResponseAssembly's; cancel: a
 //                                                  CANCEL frame to send (stopped at its
 //                                                  deadline: the origin stops sending), or null
@@ -17,7 +20,7 @@
 //   {kind: 'end', requestId, end}                  END of a response already done (it finished
 //                                                  on its last chunk before END came)
 const frames = require('./frames');
-const { ResponseAssembly } = require('./response-assembly');
+const { ResponseAssembly, NO_STALL } = require('./response-assembly');
 
 // Finished responses remembered for their late chunks; older ones are forgotten.
 const KEEP_FINISHED = 64;
@@ -34,6 +37,9 @@ class FdspClientCore {
       // Late chunks by what ended their response: after the playout deadline they are expected;
       // after END's grace on a clean link they mean the grace was too short.
       lateChunksAfterDeadline: 0, lateChunksAfterEnd: 0,
+      // Progressive responses: chunks that came after their fragment went to the decoder (lost
+      // for playout, counted in lostChunks too), fragments handed over on their own deadline.
+      lateChunksAfterRelease: 0, fragmentsReleased: 0,
       duplicates: 0, deadlineStops: 0,
       // Messages that were not frames of this protocol.
       errors: 0,
@@ -49,15 +55,18 @@ class FdspClientCore {
 
   /**
    * A new request.
-   * @param {{url: string, range?: [number, number]|null, bp: number, deadlineMs?: number|null, graceMs?: number|null}} req
+   * @param {{url: string, range?: [number, number]|null, bp: number, deadlineMs?: number|null, graceMs?: number|null, progressive?: boolean}} req
+   *   progressive: a fragmented segment goes to the decoder fragment by fragment ('data' events)
    * @param {number} now
+   * @param {{totalMs: number, since: number|null}} [stall]  the player's stalls: total ms so far,
+   *   and when the one in progress began (progressive responses; response-assembly.js)
    * @returns {{requestId: number, frame: Uint8Array}} the REQUEST frame to send on the reliable channel
    */
-  request({ url, range = null, bp, deadlineMs = null, graceMs = null }, now) {
+  request({ url, range = null, bp, deadlineMs = null, graceMs = null, progressive = false }, now, stall = NO_STALL) {
     const requestId = this.nextId;
     const frame = frames.encodeRequest(requestId, { url, range, bp, deadlineMs });
     this.nextId = (this.nextId % 0xfffffffe) + 1;
-    this.responses.set(requestId, new ResponseAssembly({ startedAt: now, deadlineMs, graceMs }));
+    this.responses.set(requestId, new ResponseAssembly({ startedAt: now, deadlineMs, graceMs, progressive, stall }));
     return { requestId, frame };
   }
 
@@ -66,9 +75,10 @@ class FdspClientCore {
    * @param {Uint8Array|ArrayBuffer} data
    * @param {'reliable'|'unreliable'} channel
    * @param {number} now
+   * @param {{totalMs: number, since: number|null}} [stall]  the player's stalls (as for request())
    * @returns {object[]} events
    */
-  receive(data, channel, now) {
+  receive(data, channel, now, stall) {
     let f;
     try {
       f = frames.decodeFrame(data);
@@ -81,21 +91,27 @@ class FdspClientCore {
     const r = this.responses.get(f.requestId);
     if (!r) return this.afterSettled(f, channel);
     const before = r.loaded;
-    const outcome = r.receive(f, channel, now);
+    const outcome = r.receive(f, channel, now, stall);
     const events = [];
     if (r.loaded !== before) events.push({ kind: 'progress', requestId: f.requestId, loaded: r.loaded, total: r.total });
+    this.released(f.requestId, r, events);
     if (outcome) events.push(this.settle(f.requestId, outcome));
     return events;
   }
 
-  /** Time has passed: deadlines and END's grace that ran out settle their responses. */
-  tick(now) {
+  /** Time has passed: deadlines, fragments and END's grace that ran out act. */
+  tick(now, stall) {
     const events = [];
     for (const [requestId, r] of [...this.responses]) {
-      const outcome = r.tick(now);
+      const outcome = r.tick(now, stall);
+      this.released(requestId, r, events);
       if (outcome) events.push(this.settle(requestId, outcome));
     }
     return events;
+  }
+
+  released(requestId, r, events) {
+    for (const bytes of r.takeReleased()) events.push({ kind: 'data', requestId, bytes });
   }
 
   /** When tick() should run next (ms, the clock `now` is on), or null: only a frame can settle anything. */
@@ -149,6 +165,8 @@ class FdspClientCore {
     t.packets += r.packets;
     t.lostChunks += r.lostChunks;
     t.duplicates += r.duplicates;
+    t.lateChunksAfterRelease += r.lateChunks || 0;
+    t.fragmentsReleased += r.releasedFragments || 0;
     if (r.finishedBy === 'deadline') t.deadlineStops += 1;
     this.finished.set(requestId, { finishedBy: r.finishedBy, end: r.end });
     if (this.finished.size > KEEP_FINISHED) this.finished.delete(this.finished.keys().next().value);

@@ -14,6 +14,9 @@
 //   - fragment k is due at startsAt + offset_k + stalledMs - marginMs (offset_k: its media time
 //     after the segment's first frame; stalledMs: how long the player has stalled since the
 //     request, which moves every later deadline); all fragments due by `now` go, in order;
+//   - while the player is stalled, the next fragment is what it waits for: it goes at once (paper
+//     000 moves the deadlines by the stall, but the stall ends only when data comes), and while
+//     the stall lasts one more every media duration of the one before (what that one plays);
 //   - once every byte of the segment is in, all the rest go at once.
 
 /**
@@ -26,11 +29,13 @@
  * @param {boolean} o.complete         every byte of the segment is in
  * @param {number} o.now               ms, the same clock
  * @param {number} [o.stalledMs]       the player's stall time since the request
+ * @param {number|null} [o.stalledSince]  when the stall in progress began (ms), or null
+ * @param {number|null} [o.lastReleaseAt] when the last fragment of this segment went, or null
  * @param {number} [o.marginMs]        handed over this long before it plays
  * @returns {{release: number, wakeAt: number|null}}  release: fragments to hand over now (the
  *   next ones in order); wakeAt: when the next is due (null: none, or waiting for bytes)
  */
-function fragmentsDue({ fragments, released, deadlineAt, reliableDoneAt, complete, now, stalledMs = 0, marginMs = 0 }) {
+function fragmentsDue({ fragments, released, deadlineAt, reliableDoneAt, complete, now, stalledMs = 0, stalledSince = null, lastReleaseAt = null, marginMs = 0 }) {
   if (!Array.isArray(fragments) || !fragments.length) throw new RangeError('a segment has at least one fragment');
   if (!(Number.isInteger(released) && released >= 0 && released <= fragments.length)) throw new RangeError(`released must be 0-${fragments.length}, got ${released}`);
   const left = fragments.length - released;
@@ -38,9 +43,22 @@ function fragmentsDue({ fragments, released, deadlineAt, reliableDoneAt, complet
   if (complete) return { release: left, wakeAt: null };
   const startsAt = deadlineAt ?? reliableDoneAt;
   const dueAt = (k) => startsAt + fragments[k][2] * 1000 + stalledMs - marginMs;
+  const n = fragments.length;
+  // Media duration of fragment j (the last one's is not known: 0).
+  const duration = (j) => (j + 1 < n ? (fragments[j + 1][2] - fragments[j][2]) * 1000 : 0);
   let k = released;
-  while (k < fragments.length && dueAt(k) <= now) k += 1;
-  return { release: k - released, wakeAt: k < fragments.length ? dueAt(k) : null };
+  while (k < n && dueAt(k) <= now) k += 1;
+  let wakeAt = k < n ? dueAt(k) : null;
+  if (stalledSince !== null && stalledSince !== undefined && k < n) {
+    const waited = released === 0 || lastReleaseAt === null || lastReleaseAt < stalledSince;
+    let stallNextAt = waited ? now : lastReleaseAt + duration(released - 1);
+    if (k === released && stallNextAt <= now) {
+      k += 1;
+      stallNextAt = now + duration(k - 1);
+    } else if (k > released) stallNextAt = now + duration(k - 1);
+    if (k < n) wakeAt = Math.min(dueAt(k), stallNextAt);
+  }
+  return { release: k - released, wakeAt: k < n ? wakeAt : null };
 }
 
 module.exports = { fragmentsDue };

@@ -14,8 +14,9 @@
 //   REQUEST {url, range: [first, last] | null, bp: 0-100, deadlineMs: number | null}
 //   CANCEL  {}
 // server -> client:
-//   HEAD    {status, totalBytes, reliableBytes, unreliableBytes, unreliableChunks, contentType}
-//           (reliable) before any DATA of the request
+//   HEAD    {status, totalBytes, reliableBytes, unreliableBytes, unreliableChunks, contentType,
+//           fragments?: [[start, end, offsetSeconds], ...]} (reliable) before any DATA of the
+//           request; fragments: a segment's movie fragments when it has several
 //   DATA    bytes at offset, on either channel; any chunk can be placed without the others
 //   END     {reliableChunks, unreliableChunks} (reliable) once every chunk has been handed
 //           to its channel: the client then knows what to wait for

@@ -22,9 +22,19 @@
 // GRACE_AFTER_END_MS and at most MAX_GRACE_MS, unless the caller fixes it (graceMs).
 // When two of these have passed by the time the response is looked at, the earlier one is
 // its reason, so a late timer does not change the accounting.
+//
+// Progressive (paper 000's playout; the caller asks for it): a segment whose HEAD lists several
+// movie fragments goes to the decoder fragment by fragment, each at its own deadline with
+// whatever of its bytes are in (fragment-release.js has the rule; takeReleased() hands the bytes
+// over, in order). Its "deadline" is then its last fragment's, and a chunk that comes after its
+// fragment went is late: counted lost for playout (lateChunks), as the paper counts it. A
+// segment of one fragment keeps the whole-segment rule above.
 const { SegmentAssembler } = require('./segment-assembler');
+const { fragmentsDue } = require('./fragment-release');
 
 const GRACE_AFTER_END_MS = 60;
+// A player that has not stalled (the Node client, the HTTP-less tests).
+const NO_STALL = Object.freeze({ totalMs: 0, since: null });
 const MAX_GRACE_MS = 1500;
 // Room kept between "stop waiting" and the moment the segment is needed.
 const DEADLINE_MARGIN_MS = 250;
@@ -53,8 +63,12 @@ class ResponseAssembly {
    * @param {number} o.startedAt           when the request was made
    * @param {number|null} [o.deadlineMs]   playout deadline, ms after startedAt (null: none)
    * @param {number|null} [o.graceMs]      a fixed grace after END instead of the gap rule
+   * @param {boolean} [o.progressive]      hand a fragmented segment over fragment by fragment
+   * @param {{totalMs: number, since: number|null}} [o.stall]  the player's stalls when the request
+   *   was made: total stalled ms so far, and when the stall in progress began (null: none). A
+   *   stall after the request moves every later fragment deadline by its length.
    */
-  constructor({ startedAt, deadlineMs = null, graceMs = null }) {
+  constructor({ startedAt, deadlineMs = null, graceMs = null, progressive = false, stall = NO_STALL }) {
     if (!Number.isFinite(startedAt)) throw new TypeError(`startedAt must be a time in ms, got ${startedAt}`);
     if (deadlineMs !== null && !(deadlineMs >= 0)) throw new RangeError(`deadlineMs must be >= 0 or null, got ${deadlineMs}`);
     if (graceMs !== null && !(graceMs >= 0)) throw new RangeError(`graceMs must be >= 0 or null, got ${graceMs}`);
@@ -71,6 +85,17 @@ class ResponseAssembly {
     this.lastDataAt = null;
     this.maxGap = 0;
     this.reliableDoneAt = null;
+    this.progressive = Boolean(progressive);
+    this.stallAtStart = stall.totalMs;
+    this.stall = stall;
+    this.stalledMs = 0;
+    this.lastReleaseAt = null;
+    // Progressive hand-over: fragments and bytes gone to the decoder, bytes waiting to be taken.
+    this.released = 0;
+    this.releasedBytes = 0;
+    this.releaseQueue = [];
+    this.lateChunks = 0;
+    this.nextReleaseAt = null;
     /** null while open; then {done: response} or {failed: {code, message, status?}} */
     this.outcome = null;
   }
@@ -98,7 +123,7 @@ class ResponseAssembly {
    */
   get wakeAt() {
     if (this.outcome || !this.assembler || !this.assembler.reliableComplete) return null;
-    const times = [this.deadlineAt, this.graceEndsAt()].filter((t) => t !== null);
+    const times = [this.fragmented ? this.nextReleaseAt : this.deadlineAt, this.graceEndsAt()].filter((t) => t !== null);
     return times.length ? Math.min(...times) : null;
   }
 
@@ -106,13 +131,30 @@ class ResponseAssembly {
     return this.end ? this.lastFrameAt + this.graceWindowMs : null;
   }
 
+  /** Handed over fragment by fragment: progressive, and the HEAD listed more than one. */
+  get fragmented() {
+    return this.progressive && Boolean(this.assembler) && Array.isArray(this.assembler.head.fragments) && this.assembler.head.fragments.length > 1;
+  }
+
+  /**
+   * The bytes released to the decoder since the last call, in order (Uint8Array copies; empty
+   * when none). A fragmented response's rest comes with its outcome (done.releasedBytes says
+   * where it starts).
+   */
+  takeReleased() {
+    const out = this.releaseQueue;
+    this.releaseQueue = [];
+    return out;
+  }
+
   /**
    * One decoded frame of this response (frames.decodeFrame's shape).
    * @param {'reliable'|'unreliable'} channel
    * @returns {object|null} the outcome when this frame settled the response, else null
    */
-  receive(frame, channel, now) {
+  receive(frame, channel, now, stall = this.stall) {
     if (this.outcome) return null;
+    this.noteStall(stall);
     if (this.firstFrameAt === null) this.firstFrameAt = now;
     this.lastFrameAt = now;
     switch (frame.type) {
@@ -128,8 +170,15 @@ class ResponseAssembly {
   }
 
   /** Time passed with no frame: a deadline or END's grace may have run out. */
-  tick(now) {
-    return this.outcome ? null : this.decide(now);
+  tick(now, stall = this.stall) {
+    if (this.outcome) return null;
+    this.noteStall(stall);
+    return this.decide(now);
+  }
+
+  noteStall(stall) {
+    this.stall = stall;
+    this.stalledMs = Math.max(0, stall.totalMs - this.stallAtStart);
   }
 
   onHead(head, now) {
@@ -153,6 +202,8 @@ class ResponseAssembly {
   onData(offset, bytes, channel, now) {
     if (this.lastDataAt !== null) this.maxGap = Math.max(this.maxGap, now - this.lastDataAt);
     this.lastDataAt = now;
+    // Its fragment has gone to the decoder already: in place for the record, lost for playout.
+    if (channel === 'unreliable' && offset < this.releasedBytes && this.assembler && !this.assembler.seen.has(`unreliable:${offset}`)) this.lateChunks += 1;
     if (!this.assembler) {
       // A frame is a view into its message: copy out what is kept past this call.
       this.early.push([offset, bytes.slice(), channel]);
@@ -189,14 +240,44 @@ class ResponseAssembly {
     if (!a || !a.reliableComplete) return null;
     if (this.reliableDoneAt === null) this.reliableDoneAt = now;
     if (a.unreliableComplete) return this.finish('complete', now);
-    const passed = [['deadline', this.deadlineAt], ['end', this.graceEndsAt()]].filter(([, at]) => at !== null && now >= at);
+    // Fragmented: the fragments due go now; the last one going is this response's deadline.
+    let deadlineAt = this.deadlineAt;
+    if (this.fragmented) deadlineAt = this.releaseDue(now) ? now : null;
+    const passed = [['deadline', deadlineAt], ['end', this.graceEndsAt()]].filter(([, at]) => at !== null && now >= at);
     if (!passed.length) return null;
     passed.sort((x, y) => x[1] - y[1]);
     return this.finish(passed[0][0], now);
   }
 
+  /** Queues the fragments due by `now`; true once every fragment has gone. */
+  releaseDue(now) {
+    const fragments = this.assembler.head.fragments;
+    const due = fragmentsDue({
+      fragments, released: this.released, deadlineAt: this.deadlineAt, reliableDoneAt: this.reliableDoneAt, complete: false, now,
+      stalledMs: this.stalledMs, stalledSince: this.stall.since, lastReleaseAt: this.lastReleaseAt,
+      // A deadline from the buffer level has the margin in already; counted from the reliable
+      // part's arrival it has not: each fragment goes that long before it plays.
+      marginMs: this.deadlineAt === null ? DEADLINE_MARGIN_MS : 0,
+    });
+    if (due.release) {
+      this.lastReleaseAt = now;
+      const end = fragments[this.released + due.release - 1][1];
+      this.releaseQueue.push(this.assembler.bytes.slice(this.releasedBytes, end));
+      this.released += due.release;
+      this.releasedBytes = end;
+    }
+    this.nextReleaseAt = due.wakeAt;
+    return this.released === fragments.length;
+  }
+
   finish(finishedBy, now) {
     const r = this.assembler.finish();
+    // Chunks that came after their fragment went are lost for playout (paper 000's PLR).
+    if (this.lateChunks) {
+      r.lostChunks += this.lateChunks;
+      r.plr = r.packets ? r.lostChunks / r.packets : 0;
+      r.unreliableLossRatio = r.unreliableChunks ? r.lostChunks / r.unreliableChunks : 0;
+    }
     this.outcome = {
       done: {
         finishedBy,
@@ -209,6 +290,11 @@ class ResponseAssembly {
         lastDataAt: this.lastDataAt,
         reliableDoneAt: this.reliableDoneAt,
         doneAt: now,
+        // Fragmented: bytes already handed over (the rest starts here), fragments, late chunks.
+        releasedBytes: this.releasedBytes,
+        releasedFragments: this.released,
+        lateChunks: this.lateChunks,
+        stalledMs: this.stalledMs,
         deadlineAt: this.deadlineAt,
         // Reliable data that finished after the deadline: the reliable part alone was too much
         // for the network in time (dynamic BP steps down on it).
@@ -224,4 +310,4 @@ class ResponseAssembly {
   }
 }
 
-module.exports = { ResponseAssembly, playoutDeadlineMs, GRACE_AFTER_END_MS, MAX_GRACE_MS, DEADLINE_MARGIN_MS, MAX_EARLY_BYTES };
+module.exports = { ResponseAssembly, playoutDeadlineMs, NO_STALL, GRACE_AFTER_END_MS, MAX_GRACE_MS, DEADLINE_MARGIN_MS, MAX_EARLY_BYTES };

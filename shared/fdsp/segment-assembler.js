@@ -4,6 +4,29 @@
 // keeps its layout and the decoder conceals the damage (paper 000 Fig. 8). Pure: no channel,
 // no clock; the transport decides when to stop waiting.
 
+// A HEAD may list the segment's movie fragments, [start, end, offsetSeconds] each (the origin's
+// priority map; fragment-release.js says when each goes to the decoder). A peer's list is
+// checked before anything relies on it: whole byte ranges that partition the response in
+// order, media offsets from 0 that never go back.
+const MAX_FRAGMENTS = 1000;
+
+function checkFragments(fragments, totalBytes) {
+  const bad = (why) => new RangeError(`HEAD fragments: ${why}`);
+  if (!Array.isArray(fragments) || !fragments.length) throw bad('must be a non-empty list');
+  if (fragments.length > MAX_FRAGMENTS) throw bad(`at most ${MAX_FRAGMENTS}, got ${fragments.length}`);
+  let expected = 0;
+  let lastOffset = 0;
+  for (const f of fragments) {
+    if (!Array.isArray(f) || f.length !== 3) throw bad('each is [start, end, offsetSeconds]');
+    const [start, end, offset] = f;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start !== expected || !(end > start)) throw bad(`[${start}, ${end}) does not follow byte ${expected}`);
+    if (!(Number.isFinite(offset) && offset >= lastOffset)) throw bad(`offset ${offset} s must be a number >= ${lastOffset}`);
+    expected = end;
+    lastOffset = offset;
+  }
+  if (expected !== totalBytes) throw bad(`end at byte ${expected}, the response has ${totalBytes}`);
+}
+
 class SegmentAssembler {
   /** @param {{totalBytes: number, reliableBytes: number, unreliableBytes: number, unreliableChunks: number}} head */
   constructor(head) {
@@ -11,6 +34,7 @@ class SegmentAssembler {
       if (!(Number.isInteger(head[k]) && head[k] >= 0)) throw new RangeError(`HEAD ${k} must be a whole number >= 0, got ${head[k]}`);
     }
     if (head.reliableBytes + head.unreliableBytes !== head.totalBytes) throw new RangeError(`HEAD reliable + unreliable bytes (${head.reliableBytes} + ${head.unreliableBytes}) must equal totalBytes ${head.totalBytes}`);
+    if (head.fragments !== undefined) checkFragments(head.fragments, head.totalBytes);
     this.head = head;
     this.bytes = new Uint8Array(head.totalBytes);
     this.seen = new Set();
@@ -89,4 +113,4 @@ class SegmentAssembler {
   }
 }
 
-module.exports = { SegmentAssembler };
+module.exports = { SegmentAssembler, checkFragments, MAX_FRAGMENTS };

@@ -44,3 +44,13 @@ test('bad input is refused', () => {
   expect(() => at({ now: 0, fragments: [] })).toThrow('a segment has at least one fragment');
   expect(() => at({ now: 0, released: 5 })).toThrow('released must be 0-4, got 5');
 });
+
+test('a stall in progress: the next fragment goes at once, then one per media duration of the one before', () => {
+  // Released 1 at 10000; the stall began at 10200, after it.
+  expect(at({ now: 10300, released: 1, stalledMs: 100, stalledSince: 10200, lastReleaseAt: 10000 })).toEqual({ release: 1, wakeAt: 10800 });
+  // Released during this stall at 10300: the next at 10300 + 500.
+  expect(at({ now: 10500, released: 2, stalledMs: 300, stalledSince: 10200, lastReleaseAt: 10300 })).toEqual({ release: 0, wakeAt: 10800 });
+  expect(at({ now: 10800, released: 2, stalledMs: 600, stalledSince: 10200, lastReleaseAt: 10300 })).toEqual({ release: 1, wakeAt: 11300 });
+  // Nothing goes before the reliable part is in, stall or not.
+  expect(at({ now: 10300, reliableDoneAt: null, stalledSince: 10200 })).toEqual({ release: 0, wakeAt: null });
+});

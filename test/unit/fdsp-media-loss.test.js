@@ -29,3 +29,11 @@ test('malformed entries are skipped, not summed as NaN', () => {
   expect(m.packets).toBe(50);
   expect(m.networkPlr).toBeCloseTo(0.02, 12);
 });
+
+test('fragmented segments: chunks that came after their fragment went count to the deadline\'s part, not the network\'s', () => {
+  const m = fdspMediaLoss([
+    { packets: 100, unreliableChunks: 90, lostChunks: 7, lateAfterFragment: 5, stoppedAtDeadline: false },
+    { packets: 100, unreliableChunks: 90, lostChunks: 1, stoppedAtDeadline: false },
+  ]);
+  expect(m).toMatchObject({ lostChunks: 8, plr: 8 / 200, networkLostChunks: 3, networkPlr: 3 / 200, deadlineLostChunks: 5, deadlineStops: 0 });
+});

@@ -12,7 +12,7 @@ module.exports = {
   ipProtocol: 'udp',
   urlKey: 'fdsp',
   options: { bp },
-  create: (url, options, context) => new DataChannelTransport({ signalingUrl: url, bp: options.bp, bufferLevel: context.bufferLevel }),
+  create: (url, options, context) => new DataChannelTransport({ signalingUrl: url, bp: options.bp, bufferLevel: context.bufferLevel, stallState: context.stallState }),
   // The BP in force when the playback started (the middle of the range for dynamic BP).
   configFields: (transport) => ({ bp: transport.bp }),
   segmentFields: fdsp.segmentFields,

@@ -26,7 +26,7 @@ module.exports = {
   ipProtocol: 'udp',
   options: { bp, carrier, cc, fixedMargin },
   create: (url, options, context) => new WebTransportTransport({
-    url, ...options, bufferLevel: context.bufferLevel, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
+    url, ...options, bufferLevel: context.bufferLevel, stallState: context.stallState, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
   }),
   configFields: (t) => ({
     bp: t.bp, carrier: t.plan.carrier, reliableCc: t.plan.reliableCc, unreliableCc: t.plan.unreliableCc, fixedRateKbps: t.plan.fixedRateKbps, carriers: describePlan(t.plan),
