@@ -7,6 +7,13 @@
 //
 // The channel is anything with send(Uint8Array), bufferedAmount() and onBufferedAmountLow(cb)
 // (origin/datachannel/peer-session.js adapts node-datachannel's DataChannel to it).
+//
+// A pump may also hold a rate (setRate, a token bucket): the unreliable channel paced at what
+// the client asks (its top bitrate x a margin), as paper 000's UDP substream was sent. Unpaced,
+// the unreliable burst at a session's start overflowed a 100 KB bottleneck queue and SCTP took
+// 20 s to recover the reliable channel's losses (README, "Playout per fragment").
+
+const PACE_BURST_MS = 10;
 
 class ChannelPump {
   /**
@@ -14,10 +21,16 @@ class ChannelPump {
    * @param {{highWaterBytes?: number, lowWaterBytes?: number, onError?: (err: Error) => void}} [o]
    *   onError: the channel refused a frame (it closed under us); the pump has stopped
    */
-  constructor(channel, { highWaterBytes = 256 * 1024, lowWaterBytes = 64 * 1024, onError = null } = {}) {
+  constructor(channel, { highWaterBytes = 256 * 1024, lowWaterBytes = 64 * 1024, onError = null, now = () => performance.now(), timers = { set: setTimeout, clear: clearTimeout } } = {}) {
     this.channel = channel;
     this.high = highWaterBytes;
     this.onError = onError;
+    this.now = now;
+    this.timers = timers;
+    this.rateBps = null;
+    this.tokens = 0; // bytes that may go now (paced only)
+    this.tokensAt = 0;
+    this.wait = null; // the timer that resumes a paced pump
     this.queue = []; // {frame, requestId, onSent, expiresAt, onSkipped} or {marker: () => void, requestId}
     this.closed = false;
     this.pumping = false;
@@ -49,6 +62,28 @@ class ChannelPump {
     return before - this.queue.length;
   }
 
+  /**
+   * Paces what this pump sends to `bps` bits/s from now on (null: unpaced). A burst of
+   * PACE_BURST_MS worth (at least two frames) may go at once.
+   */
+  setRate(bps) {
+    if (bps !== null && !(Number.isFinite(bps) && bps > 0)) throw new RangeError(`a pace is a positive number of bits/s or null, got ${bps}`);
+    if (bps === this.rateBps) return;
+    this.rateBps = bps;
+    this.tokens = 0;
+    this.tokensAt = this.now();
+    this.pump();
+  }
+
+  /** Fills the bucket up to now; returns its size in bytes. */
+  refill() {
+    const t = this.now();
+    const burst = Math.max(2 * 1200, (this.rateBps / 8) * (PACE_BURST_MS / 1000));
+    this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * this.rateBps) / 8000);
+    this.tokensAt = t;
+    return this.tokens;
+  }
+
   queuedFrames(requestId) {
     return this.queue.filter((x) => x.requestId === requestId && !x.marker).length;
   }
@@ -70,6 +105,13 @@ class ChannelPump {
           continue;
         }
         if (this.channel.bufferedAmount() >= this.high) break; // onBufferedAmountLow resumes
+        if (this.rateBps !== null && this.refill() < next.frame.length) {
+          // Resume when the bucket holds this frame.
+          const ms = Math.max(1, Math.ceil(((next.frame.length - this.tokens) * 8000) / this.rateBps));
+          if (!this.wait) this.wait = this.timers.set(() => { this.wait = null; this.pump(); }, ms);
+          break;
+        }
+        if (this.rateBps !== null) this.tokens -= next.frame.length;
         this.queue.shift();
         this.channel.send(next.frame);
         if (next.onSent) next.onSent();
@@ -89,7 +131,9 @@ class ChannelPump {
   close() {
     this.closed = true;
     this.queue = [];
+    if (this.wait) this.timers.clear(this.wait);
+    this.wait = null;
   }
 }
 
-module.exports = { ChannelPump };
+module.exports = { ChannelPump, PACE_BURST_MS };

@@ -87,6 +87,8 @@ class FdspResponder {
   async handle(requestId, req) {
     if (this.open.has(requestId)) return this.error(requestId, 400, `request id ${requestId} is already in use`);
     if (this.open.size >= MAX_OPEN_REQUESTS) return this.error(requestId, 429, `at most ${MAX_OPEN_REQUESTS} requests may be open at once`);
+    // The client's pace for the unreliable part, from this request on (null: unpaced).
+    if (req.paceBps !== undefined && this.o.unreliable.setRate) this.o.unreliable.setRate(req.paceBps);
     const started = performance.now();
     const state = { requestId, url: req.url, bp: req.bp, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
     this.open.set(requestId, state);
@@ -195,6 +197,8 @@ class FdspResponder {
       unreliableChunks: state.head ? state.head.unreliableChunks : 0,
       unreliableSent: state.sent,
       bp: state.bp,
+      // The unreliable channel's pace while this was sent (bits/s; null: unpaced).
+      paceBps: this.o.unreliable.rateBps ?? null,
       durationMs: Math.round(performance.now() - state.started),
       aborted,
       ...(this.o.logFields ? this.o.logFields() : {}),

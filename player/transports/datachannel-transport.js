@@ -14,9 +14,11 @@ class DataChannelTransport extends FdspTransport {
    * @param {number|string} [o.bp]       Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
    * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
+   * @param {number|null} [o.paceBps]    the unreliable channel's rate, asked of the origin with
+   *   every request (pace-option.js); null: unpaced
    */
   constructor(o) {
-    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel, stallState: o.stallState });
+    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps });
     this.signalingUrl = o.signalingUrl;
   }
 

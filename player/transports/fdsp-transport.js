@@ -49,6 +49,8 @@ class FdspTransport {
     this.protocol = o.protocol;
     this.bufferLevel = o.bufferLevel || (() => 0);
     this.stallState = o.stallState || (() => NO_STALL);
+    // The carrier's pace for the unreliable part (DataChannel), sent with every request; undefined: none asked.
+    this.paceBps = o.paceBps;
     this.bpHistory = [];
     const bp = parseBp(o.bp ?? bpOption.default);
     this.autoBp = typeof bp === 'string' ? parseAutoBp(bp) : null;
@@ -190,7 +192,7 @@ class FdspTransport {
     let requestId;
     let frame;
     try {
-      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: true }, performance.now(), this.stallState()));
+      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: true, paceBps: this.paceBps }, performance.now(), this.stallState()));
     } catch (err) {
       onError(err);
       return { abort: () => {} };

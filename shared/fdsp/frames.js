@@ -11,7 +11,8 @@
 //   12 ...  payload: the bytes (DATA) or a UTF-8 JSON object (the others)
 //
 // client -> server (reliable channel):
-//   REQUEST {url, range: [first, last] | null, bp: 0-100, deadlineMs: number | null}
+//   REQUEST {url, range: [first, last] | null, bp: 0-100, deadlineMs: number | null,
+//           paceBps?: number | null (the session's unreliable sending rate from now on; null: unpaced)}
 //   CANCEL  {}
 // server -> client:
 //   HEAD    {status, totalBytes, reliableBytes, unreliableBytes, unreliableChunks, contentType,
@@ -31,6 +32,9 @@ const HEADER_BYTES = 12;
 // node-datachannel and Chromium both accept 256 KB messages; larger is refused.
 const MAX_FRAME_BYTES = 256 * 1024;
 const MAX_JSON_BYTES = 8 * 1024;
+// A client's pace for the unreliable channel: 100 kbit/s to 10 Gbit/s.
+const MIN_PACE_BPS = 1e5;
+const MAX_PACE_BPS = 1e10;
 const TYPES = Object.freeze({ REQUEST: 1, CANCEL: 2, HEAD: 16, DATA: 17, END: 18, ERROR: 19 });
 const TYPE_NAMES = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
@@ -84,7 +88,10 @@ function checkRequest(p) {
   }
   if (!(typeof p.bp === 'number' && p.bp >= 0 && p.bp <= 100)) throw new FrameError('bad-request', `REQUEST bp must be 0-100, got ${JSON.stringify(p.bp)}`);
   if (p.deadlineMs !== null && p.deadlineMs !== undefined && !(typeof p.deadlineMs === 'number' && p.deadlineMs >= 0)) throw new FrameError('bad-request', 'REQUEST deadlineMs must be a number of ms >= 0 or null');
-  return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null };
+  if (p.paceBps !== null && p.paceBps !== undefined && !(typeof p.paceBps === 'number' && p.paceBps >= MIN_PACE_BPS && p.paceBps <= MAX_PACE_BPS)) {
+    throw new FrameError('bad-request', `REQUEST paceBps must be ${MIN_PACE_BPS}-${MAX_PACE_BPS} bits/s or null, got ${JSON.stringify(p.paceBps)}`);
+  }
+  return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null, ...(p.paceBps === undefined ? {} : { paceBps: p.paceBps }) };
 }
 
 /**
@@ -122,7 +129,7 @@ function decodeFrame(data) {
 }
 
 module.exports = {
-  TYPES, MAGIC, VERSION, HEADER_BYTES, MAX_FRAME_BYTES, FrameError, decodeFrame, encodeData,
+  TYPES, MAGIC, VERSION, HEADER_BYTES, MAX_FRAME_BYTES, MIN_PACE_BPS, MAX_PACE_BPS, FrameError, decodeFrame, encodeData,
   encodeRequest: (requestId, req) => encodeJson(TYPES.REQUEST, requestId, checkRequest(req)),
   encodeCancel: (requestId) => encodeJson(TYPES.CANCEL, requestId, {}),
   encodeHead: (requestId, head) => encodeJson(TYPES.HEAD, requestId, head),

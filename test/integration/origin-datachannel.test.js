@@ -57,6 +57,29 @@ test('a segment arrives byte-exact at BP 0, 50 and 100, split as the priority ma
   expect(entries.map((e) => e.bp)).toEqual([0, 50, 100, 100]);
 }, 60000);
 
+test('a paced unreliable part cannot come faster than the pace asked; the log says the pace; null turns it off', async () => {
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  try {
+    const url = '/content/sample/chunk-3-00004.m4s';
+    const unpaced = await c.fetch(url, { bp: 0, graceMs: 1000 });
+    const paceBps = 2e6;
+    const paced = await c.fetch(url, { bp: 0, graceMs: 1000, paceBps });
+    expect(paced.lostChunks).toBe(0);
+    // A lower bound only (a slow machine is slower, never faster): the unreliable bytes at the
+    // pace, less one 10 ms burst.
+    const floor = (paced.head.unreliableBytes * 8) / paceBps - 0.01;
+    expect(paced.doneSeconds).toBeGreaterThanOrEqual(floor);
+    const off = await c.fetch(url, { bp: 0, graceMs: 1000, paceBps: null });
+    expect(off.lostChunks).toBe(0);
+    expect(unpaced.head.unreliableBytes).toBe(paced.head.unreliableBytes);
+    await expect(c.fetch(url, { bp: 0, paceBps: 5 })).rejects.toThrow(/paceBps must be/);
+  } finally {
+    c.close();
+  }
+  const entries = logged.filter((e) => e.protocol === 'datachannel' && e.path.endsWith('chunk-3-00004.m4s') && e.bp === 0);
+  expect(entries.slice(-3).map((e) => e.paceBps)).toEqual([null, 2e6, null]);
+}, 60000);
+
 test('bad requests get ERROR frames; garbage frames too; the session and the origin live on', async () => {
   const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
   try {

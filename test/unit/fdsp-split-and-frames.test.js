@@ -70,6 +70,14 @@ describe('frames', () => {
     expect(frames.decodeFrame(Buffer.from(frames.encodeCancel(9))).requestId).toBe(9);
   });
 
+  test('a REQUEST may carry the unreliable pace: kept when given, refused outside 100 kbit/s-10 Gbit/s', () => {
+    const decode = (payload) => frames.decodeFrame(frames.encodeRequest(7, { url: '/x', bp: 0, ...payload })).payload;
+    expect(decode({ paceBps: 3e6 })).toEqual({ url: '/x', range: null, bp: 0, deadlineMs: null, paceBps: 3e6 });
+    expect(decode({ paceBps: null }).paceBps).toBeNull();
+    expect(decode({})).not.toHaveProperty('paceBps');
+    for (const bad of [5, 2e10, '3e6', -1]) expect(() => decode({ paceBps: bad })).toThrow(/paceBps must be/);
+  });
+
   test('malformed frames throw FrameError with a code, never anything else', () => {
     const good = frames.encodeRequest(1, { url: '/x', bp: 0 });
     const variants = {

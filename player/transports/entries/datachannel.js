@@ -4,6 +4,7 @@
 // accounting (segment fields, rows, columns) is every FDSP carrier's: fdsp-entry-parts.js.
 const { DataChannelTransport } = require('../datachannel-transport');
 const bp = require('../bp-option');
+const pace = require('../pace-option');
 const fdsp = require('../fdsp-entry-parts');
 
 module.exports = {
@@ -11,10 +12,13 @@ module.exports = {
   label: 'DataChannel (FDSP: critical data reliable, the rest unreliable)',
   ipProtocol: 'udp',
   urlKey: 'fdsp',
-  options: { bp },
-  create: (url, options, context) => new DataChannelTransport({ signalingUrl: url, bp: options.bp, bufferLevel: context.bufferLevel, stallState: context.stallState }),
-  // The BP in force when the playback started (the middle of the range for dynamic BP).
-  configFields: (transport) => ({ bp: transport.bp }),
+  options: { bp, pace },
+  create: (url, options, context) => new DataChannelTransport({
+    signalingUrl: url, bp: options.bp, paceBps: pace.paceBps(options.pace, context.highestBandwidthBps), bufferLevel: context.bufferLevel, stallState: context.stallState,
+  }),
+  // The BP in force when the playback started (the middle of the range for dynamic BP); the
+  // unreliable channel's pace (bits/s, null: unpaced).
+  configFields: (transport) => ({ bp: transport.bp, paceBps: transport.paceBps }),
   segmentFields: fdsp.segmentFields,
   segmentNote: fdsp.segmentNote,
   summaryRows: fdsp.summaryRows,

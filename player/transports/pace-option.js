@@ -1,0 +1,40 @@
+'use strict';
+// The DataChannel transport's pace for its unreliable channel (issue 16 item 2): "off", or a
+// margin M: the origin sends the unreliable part at most at the content's highest bitrate x M,
+// as paper 000's UDP substream was sent at a set rate. The reliable channel is never paced (SCTP's
+// congestion control alone). Why: unpaced, the unreliable burst at a session's start overflowed
+// a 100 KB bottleneck queue and SCTP took 20 s to recover the reliable channel's losses.
+// The one place its rules are written: the page URL (?pace=), a scenario's transport entry
+// ({name: datachannel, pace: 1.5}) and the page's form all parse it here.
+const { numberFrom, show } = require('../option-values');
+
+const MIN_MARGIN = 0.5;
+const MAX_MARGIN = 10;
+
+function parse(raw, where, problems) {
+  if (typeof raw === 'string' && raw.trim() === 'off') return 'off';
+  const n = numberFrom(raw);
+  if (!(n >= MIN_MARGIN && n <= MAX_MARGIN)) {
+    problems.push(`${where.whole} must be "off" or a margin from ${MIN_MARGIN} to ${MAX_MARGIN} (x the highest bitrate), got ${show(raw)}`);
+    return undefined;
+  }
+  return n;
+}
+
+/** bits/s for the origin, or null (unpaced, or the content's bitrates are not known). */
+function paceBps(pace, highestBandwidthBps) {
+  if (pace === 'off' || !(highestBandwidthBps > 0)) return null;
+  return Math.round(highestBandwidthBps * pace);
+}
+
+module.exports = {
+  title: 'unreliable pace',
+  noun: 'a pace',
+  help: `the unreliable channel's rate: a margin ${MIN_MARGIN}-${MAX_MARGIN} x the highest representation's bitrate (default 1.5), or "off" (as fast as SCTP lets it)`,
+  default: 1.5,
+  parse,
+  format: (value) => String(value),
+  paceBps,
+  MIN_MARGIN,
+  MAX_MARGIN,
+};
