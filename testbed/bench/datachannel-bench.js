@@ -11,13 +11,23 @@ const { createEmulatedLink, setCongestionControl, EmulationUnavailableError } = 
 const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { cleanLinkLoss, cleanLossTable } = require('./datachannel-clean-loss');
 
 const REPO = path.resolve(__dirname, '..', '..');
+// Bad options: said with the usage, without a stack.
+class UsageError extends Error {}
 const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N]
+       npm run bench:datachannel -- --clean N [--stop SECONDS]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
 emulated link, measured in one run. Defaults: 20 Mbit/s, 50 ms RTT, no loss, 15 segments of
 the sample's top rung. Needs root.
+
+--clean N: loss on clean links as a user meets it: N playbacks of the sample (BP 100, BBA-2,
+--stop seconds each, default 30) in Chromium, one at a time, on plain loopback and through the
+emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), each with the unreliable channel
+paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting
+(20 per cell is about 70 minutes).
 `;
 
 // Runs in the client namespace: fetches the same segments over HTTP/1.1 and the DataChannel.
@@ -47,16 +57,26 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (values.clean !== undefined) {
+    const playbacks = Number(values.clean);
+    const stopAt = Number(values.stop ?? 30);
+    if (!(Number.isInteger(playbacks) && playbacks > 0 && stopAt >= 5)) throw new UsageError(`--clean needs a number of playbacks >= 1 and --stop >= 5 s\n\n${USAGE}`);
+    const contentDir = path.join(REPO, 'content');
+    await ensureContent({ preset: 'sample', contentDir });
+    const rows = await cleanLinkLoss({ playbacks, stopAt, contentDir, log: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(cleanLossTable(rows));
     return;
   }
   const rate = Number(values.rate ?? 20) * 1e6;
   const rtt = Number(values.rtt ?? 50);
   const loss = Number(values.loss ?? 0) / 100;
   const n = Number(values.segments ?? 15);
-  if (!(rate > 0 && rtt >= 0 && loss >= 0 && loss < 1 && Number.isInteger(n) && n > 0)) throw new Error(`bad options\n\n${USAGE}`);
+  if (!(rate > 0 && rtt >= 0 && loss >= 0 && loss < 1 && Number.isInteger(n) && n > 0)) throw new UsageError(`bad options\n\n${USAGE}`);
   const contentDir = path.join(REPO, 'content');
   await ensureContent({ preset: 'sample', contentDir });
   const index = require(path.join(contentDir, 'sample', 'index.json'));
@@ -94,7 +114,7 @@ async function main(argv) {
 
 main(process.argv.slice(2)).catch((err) => {
   // A failed client in the namespace: its own error output says why, not the command line.
-  const why = err.stderr !== undefined ? `the client in the namespace failed (${err.signal || `exit ${err.status}`}): ${String(err.stderr).trim() || String(err.stdout).trim() || 'no output'}` : err instanceof EmulationUnavailableError ? err.message : err.stack || err.message;
+  const why = err.stderr !== undefined ? `the client in the namespace failed (${err.signal || `exit ${err.status}`}): ${String(err.stderr).trim() || String(err.stdout).trim() || 'no output'}` : err instanceof EmulationUnavailableError || err instanceof UsageError ? err.message : err.stack || err.message;
   process.stderr.write(`bench:datachannel: ${why}\n`);
   process.exit(err instanceof EmulationUnavailableError ? 2 : 1);
 });

@@ -1,0 +1,106 @@
+'use strict';
+// bench:datachannel --clean N: does the DataChannel (FDSP) lose anything on a clean link, as a
+// user meets it? N playbacks of the sample in Chromium per setting (plain loopback; the emulator
+// at 20 and at 100 Mbit/s, 50 ms RTT, no random loss) and per pace of the unreliable channel (the
+// default and off), one at a time, counting each playback's lost unreliable chunks. A benchmark,
+// not a test: the figures go in the README, the machine's noise with them.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startOrigin } = require('../../origin/start-origin');
+const { createEmulatedLink } = require('../netem/namespace-link');
+const { startOriginInNamespace } = require('../runner/origin-in-namespace');
+const { runPlayback } = require('../run-playback');
+
+const SETTINGS = [
+  { name: 'loopback', rateMbps: null },
+  { name: 'emulated 20 Mbit/s, 50 ms', rateMbps: 20, rttMs: 50 },
+  { name: 'emulated 100 Mbit/s, 50 ms', rateMbps: 100, rttMs: 50 },
+];
+
+/** Where the origin runs for one setting: loopback, or the server namespace of a clean emulated link. */
+async function originFor(setting, { contentDir, dataDir }) {
+  if (setting.rateMbps === null) {
+    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir, dataDir, log: () => {} });
+    return { pageBase: origin.urls.http11, netns: null, originInfo: null, close: () => origin.close() };
+  }
+  const rate = setting.rateMbps * 1e6;
+  // Twice the BDP plus room: a queue that a TCP flow fills without loss in steady state.
+  const queueLimitBytes = Math.round((rate / 8) * (setting.rttMs / 1000) * 2 + 65536);
+  const link = await createEmulatedLink({ index: 234, toClient: { delayMs: setting.rttMs / 2, rate, queueLimitBytes }, toServer: { delayMs: setting.rttMs / 2 } });
+  let origin = null;
+  try {
+    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile: '/dev/null' });
+  } catch (err) {
+    await link.close();
+    throw err;
+  }
+  return {
+    pageBase: origin.pageBase,
+    netns: link.clientNs,
+    originInfo: origin.info,
+    close: async () => {
+      await origin.close();
+      await link.close();
+    },
+  };
+}
+
+/**
+ * @param {object} o
+ * @param {number} o.playbacks   per setting and pace
+ * @param {string} o.contentDir  holds the sample
+ * @param {number} [o.stopAt]    seconds of each playback (default 30)
+ * @param {Array<number|string>} [o.paces]  default: [1.5, 'off']
+ * @param {(line: string) => void} [o.log]  progress
+ * @returns {Promise<object[]>} one row per setting and pace
+ */
+async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], settings = SETTINGS, log = () => {} }) {
+  const rows = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-clean-'));
+  try {
+    for (const setting of settings) {
+      const where = await originFor(setting, { contentDir, dataDir });
+      try {
+        for (const pace of paces) {
+          const row = { setting: setting.name, pace: String(pace), playbacks: 0, zeroLoss: 0, lost: 0, chunks: 0, worst: 0, failed: 0 };
+          for (let i = 1; i <= playbacks; i++) {
+            try {
+              const { qoe } = await runPlayback({
+                pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000,
+                config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace },
+              });
+              const t = qoe.summary.transport;
+              row.playbacks += 1;
+              row.lost += t.lostChunks;
+              row.chunks += t.unreliableChunks;
+              row.worst = Math.max(row.worst, t.lostChunks);
+              if (t.lostChunks === 0) row.zeroLoss += 1;
+              log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: ${t.lostChunks} of ${t.unreliableChunks} chunks lost`);
+            } catch (err) {
+              row.failed += 1;
+              log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: failed: ${err.message}`);
+            }
+          }
+          rows.push(row);
+        }
+      } finally {
+        await where.close();
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The rows as a Markdown table. */
+function cleanLossTable(rows) {
+  const header = ['setting', 'pace', 'playbacks', 'with no chunk lost', 'chunks lost', 'worst playback', 'failed'];
+  const lines = rows.map((r) => [r.setting, r.pace, String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.worst), String(r.failed)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`;
+}
+
+module.exports = { cleanLinkLoss, cleanLossTable, SETTINGS };
