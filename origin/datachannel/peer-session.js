@@ -5,7 +5,10 @@
 // (as offerer node-datachannel sometimes fails DTLS under CPU load; as answerer it did not,
 // docs/platform-notes.md). Everything the session holds is freed on close, whoever closes.
 // The signaling messages and the channels are defined with the clients' in
-// shared/fdsp/signaling.js.
+// shared/fdsp/signaling.js. A session opened with ?pairWith=T (carriesFor: the session that
+// asked with T) is a second association: once its unreliable channel is open, the asker's
+// responses send their unreliable part through it, under its own SCTP congestion control;
+// either one closing closes both.
 const nodeDataChannel = require('node-datachannel');
 const { CHANNELS, nodeDataChannelInit, encode, parseSignal } = require('../../shared/fdsp/signaling');
 const { ChannelPump } = require('./channel-pump');
@@ -46,6 +49,7 @@ class PeerSession {
    * @param {import('./fdsp-responder').PriorityMaps} [o.maps]
    * @param {number} [o.idleTimeoutMs]
    * @param {() => void} [o.onClose]
+   * @param {PeerSession} [o.carriesFor]  the session whose unreliable part this one carries
    */
   constructor(o) {
     this.o = o;
@@ -61,7 +65,18 @@ class PeerSession {
       reliable: new ChannelPump(pumpable(this.reliable), { onError: (err) => this.close(`sending on the reliable channel failed: ${err.message}`) }),
       unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
     };
-    this.responder = new FdspResponder({ contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps, onSettled: () => this.touch() });
+    this.carrier = null; // the second association carrying this one's unreliable part
+    this.responder = new FdspResponder({
+      contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps, onSettled: () => this.touch(),
+      logFields: () => ({ unreliableVia: this.carrier ? `dc-${this.carrier.o.id}` : `dc-${o.id}` }),
+    });
+    if (o.carriesFor) {
+      const asker = o.carriesFor;
+      asker.carrier = this;
+      this.unreliable.onOpen(() => this.guarded('pairing', () => {
+        if (!this.closed && !asker.closed) asker.responder.o.unreliable = this.pumps.unreliable;
+      }));
+    }
     this.clientFrames = new ClientFrames({ responder: this.responder, reliable: this.pumps.reliable, endSession: (why) => this.close(why) });
 
     this.pc.onLocalDescription((sdp, type) => this.signal(encode.description(type, sdp)));
@@ -104,6 +119,8 @@ class PeerSession {
   touch() {
     if (!this.idle) this.idle = createIdleTimer({ timeoutMs: this.idleTimeoutMs, busy: () => fdspSessionBusy(this.responder, this.pumps), onIdle: () => this.close(`idle for ${this.idleTimeoutMs / 1000} s`) });
     this.idle.touch();
+    // The second association gets no requests of its own: it lives as long as the first is used.
+    if (this.carrier) this.carrier.touch();
   }
 
   onSignal(data, isBinary) {
@@ -152,6 +169,9 @@ class PeerSession {
       }
     }
     if (this.o.onClose) this.o.onClose(why);
+    // A pair ends together.
+    if (this.carrier) this.carrier.close(`the first association closed: ${why}`);
+    if (this.o.carriesFor) this.o.carriesFor.close(`the second association closed: ${why}`);
   }
 }
 

@@ -2,10 +2,13 @@
 // The WebSocket endpoint (/fdsp) where players set up their DataChannel sessions, attached to
 // the origin's HTTP/1.x listeners. Bounded: at most maxPeers sessions per origin and
 // maxPeersPerClient per client address; a refused upgrade gets an HTTP status, not a hang.
+// A player with two associations opens two sessions: /fdsp?pairToken=T, then /fdsp?pairWith=T,
+// whose unreliable channel then carries the first one's unreliable part (peer-session.js).
 const { WebSocketServer } = require('ws');
 const { PeerSession } = require('./peer-session');
 const { PriorityMaps } = require('./fdsp-responder');
 const { refuseUpgrade } = require('../answer-and-drop');
+const { readPairParams } = require('../../shared/fdsp/pair-token');
 
 const PATH = '/fdsp';
 
@@ -26,6 +29,7 @@ function createSignalingServer(o) {
   const maps = new PriorityMaps(o.contentDir);
   const sessions = new Set();
   const perClient = new Map();
+  const askers = new Map(); // pairToken -> the session that asked
   let nextId = 1;
 
   /**
@@ -36,6 +40,18 @@ function createSignalingServer(o) {
     const client = socket.remoteAddress;
     if (sessions.size >= maxPeers) return refuseUpgrade(socket, 503, 'Service Unavailable: too many DataChannel sessions');
     if ((perClient.get(client) || 0) >= maxPerClient) return refuseUpgrade(socket, 429, 'Too Many Requests: too many DataChannel sessions from this address');
+    let pair;
+    try {
+      pair = readPairParams(new URL(req.url, 'http://origin.invalid').searchParams);
+    } catch (err) {
+      return refuseUpgrade(socket, 400, `Bad Request: ${err.message}`);
+    }
+    if (pair.pairToken && askers.has(pair.pairToken)) return refuseUpgrade(socket, 409, 'Conflict: that pairToken is already in use');
+    const asker = pair.pairWith ? askers.get(pair.pairWith) : null;
+    if (pair.pairWith && !asker) return refuseUpgrade(socket, 404, 'Not Found: no DataChannel session waits for that pairWith');
+    // The asker's own address only: a token seen elsewhere does not let another client in.
+    if (asker && asker.clientAddress !== client) return refuseUpgrade(socket, 404, 'Not Found: no DataChannel session waits for that pairWith');
+    if (asker && asker.carrier) return refuseUpgrade(socket, 409, 'Conflict: that session already has its second association');
     wss.handleUpgrade(req, socket, head, (ws) => {
       perClient.set(client, (perClient.get(client) || 0) + 1);
       const session = new PeerSession({
@@ -47,13 +63,17 @@ function createSignalingServer(o) {
         log: o.log,
         maps,
         idleTimeoutMs: o.idleTimeoutMs,
+        carriesFor: asker,
         onClose: () => {
           sessions.delete(session);
+          if (pair.pairToken && askers.get(pair.pairToken) === session) askers.delete(pair.pairToken);
           const n = (perClient.get(client) || 1) - 1;
           if (n > 0) perClient.set(client, n);
           else perClient.delete(client);
         },
       });
+      session.clientAddress = client;
+      if (pair.pairToken) askers.set(pair.pairToken, session);
       sessions.add(session);
     });
     return undefined;

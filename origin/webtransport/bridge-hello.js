@@ -3,10 +3,10 @@
 // (origin/quic/src/bridge.rs writes it): which half of which session this connection is, who
 // the client is, the CONNECT path (with the carrier options the page chose), the connection's
 // congestion control and the largest FDSP frame one datagram can carry.
+const { readPairParams } = require('../../shared/fdsp/pair-token');
 
 const KINDS = ['reliable', 'unreliable'];
 const CONGESTION_CONTROLS = ['cubic', 'newreno', 'bbr', 'fixed'];
-const TOKEN = /^[0-9a-f]{16}$/;
 
 class HelloError extends Error {}
 
@@ -29,15 +29,13 @@ function parseHello(bytes) {
   if (!CONGESTION_CONTROLS.includes(h.cc)) throw new HelloError(`hello.cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   if (!(Number.isInteger(h.maxDatagramBytes) && h.maxDatagramBytes >= 64)) throw new HelloError('hello.maxDatagramBytes must be an integer of at least 64');
   const query = new URL(h.path, 'https://origin.invalid').searchParams;
-  const token = (name) => {
-    const v = query.get(name);
-    if (v === null) return null;
-    if (!TOKEN.test(v)) throw new HelloError(`${name} must be 16 lower-case hex digits`);
-    return v;
-  };
-  const pairToken = token('pairToken');
-  const pairWith = token('pairWith');
-  if (pairToken && pairWith) throw new HelloError('a session is either pairToken (it asks) or pairWith (it carries datagrams), not both');
+  let pairToken;
+  let pairWith;
+  try {
+    ({ pairToken, pairWith } = readPairParams(query));
+  } catch (err) {
+    throw new HelloError(err.message);
+  }
   return {
     kind: h.kind,
     session: h.session,

@@ -6,6 +6,14 @@
 // fdsp-browser-session.js (WebSocket signaling + RTCPeerConnection).
 const { FdspTransport } = require('./fdsp-transport');
 const { openFdspBrowserSession } = require('./fdsp-browser-session');
+const { newPairToken } = require('../../shared/fdsp/pair-token');
+
+/** The signaling URL with one more query parameter. */
+function withParam(url, name, value) {
+  const u = new URL(url);
+  u.searchParams.set(name, value);
+  return u.href;
+}
 
 class DataChannelTransport extends FdspTransport {
   /**
@@ -14,16 +22,55 @@ class DataChannelTransport extends FdspTransport {
    * @param {number|string} [o.bp]       Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
    * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
+   * @param {number} [o.associations]  1: both channels on one peer connection; 2: the unreliable
+   *   part on a second one (associations-option.js)
    * @param {number|null} [o.paceBps]    the unreliable channel's rate, asked of the origin with
    *   every request (pace-option.js); null: unpaced
    */
   constructor(o) {
     super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps });
     this.signalingUrl = o.signalingUrl;
+    this.associations = o.associations ?? 1;
   }
 
   openSession(handlers) {
-    return openFdspBrowserSession(this.signalingUrl, { label: this.label, ...handlers });
+    if (this.associations !== 2) return openFdspBrowserSession(this.signalingUrl, { label: this.label, ...handlers });
+    return this.openPair(handlers);
+  }
+
+  /**
+   * Two peer connections: A (?pairToken=T) carries the requests and the reliable frames, B
+   * (?pairWith=T) the unreliable frames of A's responses, each under its own SCTP congestion
+   * control. Frames are taken from every channel of both (the origin moves A's unreliable part
+   * to B once B's channel is open), and either one ending ends both.
+   */
+  async openPair({ onMessage, onClose }) {
+    const token = newPairToken();
+    let a = null;
+    let b = null;
+    let ended = false;
+    const end = (why) => {
+      if (ended) return;
+      ended = true;
+      if (a) a.close();
+      if (b) b.close();
+      onClose(why);
+    };
+    a = await openFdspBrowserSession(withParam(this.signalingUrl, 'pairToken', token), { label: this.label, onMessage, onClose: (why) => end(why) });
+    try {
+      b = await openFdspBrowserSession(withParam(this.signalingUrl, 'pairWith', token), { label: `${this.label} (second association)`, onMessage, onClose: (why) => end(`second association: ${why}`) });
+    } catch (err) {
+      a.close();
+      throw err;
+    }
+    return {
+      send: (frame) => a.send(frame),
+      close: () => {
+        ended = true;
+        a.close();
+        b.close();
+      },
+    };
   }
 }
 

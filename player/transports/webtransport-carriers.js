@@ -10,17 +10,13 @@
 //           paper 000's TCP + uncontrolled UDP. The origin pairs them by T, 16 hex characters
 //           the page makes.
 // Pure apart from the token's randomness, so it is checked in Node.
+const { newPairToken } = require('../../shared/fdsp/pair-token');
 const { FIXED_NOTE } = require('./webtransport-options');
 
 // The QUIC server's bounds for a fixed rate (kbit/s).
 const MIN_RATE_KBPS = 100;
 const MAX_RATE_KBPS = 1000000;
 
-/** 16 lowercase hex characters from the platform's CSPRNG (the browser's and Node 20's). */
-function newPairToken() {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** A fixed-rate session's rate: the highest representation's bandwidth x the margin, in kbit/s. */
 function fixedRateKbps(highestBandwidthBps, margin) {

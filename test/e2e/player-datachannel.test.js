@@ -66,3 +66,17 @@ test('dynamic BP moves within its range and says where it went', async () => {
   }
   expect(qoe.summary.playSeconds).toBeGreaterThan(12);
 }, 120000);
+
+test('two associations: the unreliable part on a second peer connection, the origin logs which carried it', async () => {
+  logged.length = 0;
+  const { qoe } = await runPlayback({ pageBase: origin.urls.http11, config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt: 16, bp: 0, associations: 2 }, timeoutMs: 90000 });
+  expect(qoe.config.associations).toBe(2);
+  expect(qoe.summary.playSeconds).toBeGreaterThan(12);
+  const t = qoe.summary.transport;
+  expect(t.unreliableChunks).toBeGreaterThan(0);
+  expect(t.plr).toBeLessThan(0.05);
+  const media = logged.filter((e) => e.protocol === 'datachannel' && /chunk-/.test(e.path) && e.status === 200);
+  expect(media.length).toBeGreaterThanOrEqual(qoe.segments.length);
+  // Asked on one peer connection, the unreliable part sent on the other.
+  for (const e of media) expect(e.unreliableVia).not.toBe(e.connectionId);
+}, 120000);

@@ -126,6 +126,21 @@ test('hostile signaling is refused with a reason and the socket closed; limits h
     ws.on('error', () => {});
   });
   expect(other).toBe(404);
+  // Pairing (two associations): a malformed token, a pairWith nobody asked for, a token taken twice.
+  const upgrade = (query) => new Promise((resolve) => {
+    const ws = new WebSocket(`${origin.urls.fdsp}${query}`);
+    ws.on('open', () => resolve({ ws, status: 101 }));
+    ws.on('unexpected-response', (req, res) => resolve({ ws, status: res.statusCode }));
+    ws.on('error', () => {});
+  });
+  expect((await upgrade('?pairToken=nothex')).status).toBe(400);
+  expect((await upgrade('?pairToken=0123456789abcdef&pairWith=0123456789abcdef')).status).toBe(400);
+  expect((await upgrade('?pairWith=0123456789abcdef')).status).toBe(404);
+  const asker = await upgrade('?pairToken=00112233445566ff');
+  expect(asker.status).toBe(101);
+  expect((await upgrade('?pairToken=00112233445566ff')).status).toBe(409);
+  asker.ws.terminate();
+  await new Promise((r) => setTimeout(r, 200)); // the asker's session closes with its socket
   // At most 4 sessions per client address.
   const sockets = await Promise.all(Array.from({ length: 5 }, () => new Promise((resolve) => {
     const ws = new WebSocket(origin.urls.fdsp);
