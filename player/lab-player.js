@@ -71,8 +71,14 @@ async function startPlayback(o) {
   const bufferLevel = () => (player ? player.getBufferLength('video') || 0 : 0);
   const transportOptions = Object.fromEntries(Object.keys(transportEntry.options).filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
   const highestBandwidthBps = Math.max(0, ...index.representations.map((r) => r.bandwidth || 0)) || null;
-  const stalls = watchStalls(o.video);
-  const transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, stallState: stalls.state, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
+  let transport = null;
+  const stalls = watchStalls(o.video, { onChange: () => { if (transport && transport.stallChanged) transport.stallChanged(); } });
+  try {
+    transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, stallState: stalls.state, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
+  } catch (err) {
+    stalls.dispose();
+    throw err;
+  }
   const session = abr.decide ? createAbrSession(abr, params) : null;
   const liveDelaySeconds = o.live ? o.liveDelay || LIVE_DELAY_LIMITS.default : null;
 

@@ -34,7 +34,7 @@ async function ensureContent(opts) {
   const target = path.join(opts.contentDir, name);
   // A preset edited since its content was built (fragments added, say) is built again: serving
   // the old bytes under its name would measure something else than the preset says.
-  const stale = isBuilt(target) && !opts.overrides ? changedSettings(readBuildRecord(target), preset) : [];
+  const stale = isBuilt(target) ? changedSettings(readBuildRecord(target), preset, { withOverrides: Boolean(opts.overrides) }) : [];
   if (stale.length) onProgress({ phase: 'stale', message: `${name} was built with other settings (${stale.join('; ')}): building it again` });
   const force = opts.force || stale.length > 0;
   if (!force && isBuilt(target)) return { dir: target, built: false };
@@ -47,7 +47,8 @@ async function ensureContent(opts) {
   try {
     // Another process may have finished this very build while we waited for it.
     if (!force && isBuilt(target)) return { dir: target, built: false };
-    if (force && stale.length && isBuilt(target) && !changedSettings(readBuildRecord(target), preset).length) return { dir: target, built: false };
+    // Built again by another process while we waited for the lock: nothing left to do.
+    if (!opts.force && stale.length && isBuilt(target) && !changedSettings(readBuildRecord(target), preset, { withOverrides: Boolean(opts.overrides) }).length) return { dir: target, built: false };
     return await buildLocked(opts, preset, name, target, onProgress);
   } finally {
     release();
@@ -78,6 +79,9 @@ async function buildLocked(opts, preset, name, target, onProgress) {
       segmentSeconds: preset.segmentSeconds,
       fragmentSeconds: preset.fragmentSeconds ?? null,
       ladder: preset.ladder,
+      motion: preset.motion ?? null,
+      x264Preset: preset.x264Preset ?? null,
+      constantBitrate: preset.constantBitrate ?? null,
       // Built with fields replaced (a test's small ladder): not the preset as it reads, on purpose.
       ...(opts.overrides ? { overrides: Object.keys(opts.overrides) } : {}),
       builtAt: new Date().toISOString(),

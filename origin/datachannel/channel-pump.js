@@ -75,10 +75,10 @@ class ChannelPump {
     this.pump();
   }
 
-  /** Fills the bucket up to now; returns its size in bytes. */
-  refill() {
+  /** Fills the bucket up to now (never smaller than the next frame); returns its size in bytes. */
+  refill(frameBytes = 0) {
     const t = this.now();
-    const burst = Math.max(2 * 1200, (this.rateBps / 8) * (PACE_BURST_MS / 1000));
+    const burst = Math.max(2 * 1200, frameBytes, (this.rateBps / 8) * (PACE_BURST_MS / 1000));
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * this.rateBps) / 8000);
     this.tokensAt = t;
     return this.tokens;
@@ -105,7 +105,7 @@ class ChannelPump {
           continue;
         }
         if (this.channel.bufferedAmount() >= this.high) break; // onBufferedAmountLow resumes
-        if (this.rateBps !== null && this.refill() < next.frame.length) {
+        if (this.rateBps !== null && this.refill(next.frame.length) < next.frame.length) {
           // Resume when the bucket holds this frame.
           const ms = Math.max(1, Math.ceil(((next.frame.length - this.tokens) * 8000) / this.rateBps));
           if (!this.wait) this.wait = this.timers.set(() => { this.wait = null; this.pump(); }, ms);

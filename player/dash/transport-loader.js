@@ -30,6 +30,7 @@ function createTransportLoader(hooks) {
       const custom = request.customData || {};
       const transport = hooks.transport();
       let progressEvents = 0;
+      let dataForwarded = false;
       current = { request, custom };
       const requestType = custom.request ? custom.request.type : null;
       const range = rangeFromHeaders(request.headers);
@@ -42,6 +43,7 @@ function createTransportLoader(hooks) {
             // now and takes no throughput sample from them (docs/platform-notes.md).
             if (e.data) {
               custom.onprogress({ data: e.data, lengthComputable: false, noTrace: true });
+              dataForwarded = true;
               return;
             }
             progressEvents += 1;
@@ -54,7 +56,7 @@ function createTransportLoader(hooks) {
             response.statusText = r.statusText;
             response.headers = r.headers;
             // When parts went ahead, dash.js gets only the rest (the whole again would be appended twice).
-            response.data = r.appendData !== undefined ? r.appendData : r.data;
+            response.data = dataForwarded && r.appendData !== undefined ? r.appendData : r.data;
             const total = r.accounting.bytes;
             // A response that arrived in one chunk still needs two progress events for dash.js
             // to record a throughput sample.

@@ -2,8 +2,10 @@
 // How long the player has stalled so far, as one running total: paper 000 moves every later
 // playout deadline by a stall's length, and an FDSP response measures the stalls since its
 // request as the difference of two readings. A stall runs from the media element's 'waiting'
-// to its next 'playing'. Startup and seeks are not stalls here: until the first 'playing', and
-// after a seek, the segments have no deadline (fdsp response-assembly.js), so nothing to move.
+// to its next 'playing' (a seek's wait included). Startup is not: until the first 'playing' there
+// is nothing to move. A segment requested while stalled or seeking has no deadline and counts
+// its fragments from its reliable part's arrival (fdsp response-assembly.js), so only stalls after
+// that move them.
 
 class StallClock {
   constructor() {
@@ -35,11 +37,17 @@ class StallClock {
 
 /**
  * A StallClock fed by a media element's events.
+ * @param {HTMLMediaElement} video
+ * @param {{onChange?: () => void, now?: () => number}} [o]  onChange: a stall began or ended (the
+ *   FDSP transport looks at its fragments at once: the one the player waits for goes now)
  * @returns {{state: () => {totalMs: number, since: number|null}, dispose: () => void}}
  */
-function watchStalls(video, now = () => performance.now()) {
+function watchStalls(video, { onChange = () => {}, now = () => performance.now() } = {}) {
   const clock = new StallClock();
-  const on = { waiting: () => clock.waiting(now()), playing: () => clock.playing(now()) };
+  const on = {
+    waiting: () => { clock.waiting(now()); onChange(); },
+    playing: () => { clock.playing(now()); onChange(); },
+  };
   for (const [name, fn] of Object.entries(on)) video.addEventListener(name, fn);
   return {
     state: () => clock.stateAt(now()),

@@ -76,6 +76,11 @@ class FdspTransport {
     return {};
   }
 
+  /** The player began or stopped stalling: the fragment it waits for may be due now. */
+  stallChanged() {
+    this.handle(this.core.tick(performance.now(), this.stallState()));
+  }
+
   /** A fixed BP for the next requests (the page's slider; dynamic BP's steps). */
   setBp(bp) {
     const n = parseBp(bp);
@@ -192,7 +197,7 @@ class FdspTransport {
     let requestId;
     let frame;
     try {
-      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: true, paceBps: this.paceBps }, performance.now(), this.stallState()));
+      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: request.responseType === 'arraybuffer', paceBps: this.paceBps }, performance.now(), this.stallState()));
     } catch (err) {
       onError(err);
       return { abort: () => {} };

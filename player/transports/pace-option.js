@@ -7,6 +7,7 @@
 // The one place its rules are written: the page URL (?pace=), a scenario's transport entry
 // ({name: datachannel, pace: 1.5}) and the page's form all parse it here.
 const { numberFrom, show } = require('../option-values');
+const { MIN_PACE_BPS, MAX_PACE_BPS } = require('../../shared/fdsp/frames');
 
 const MIN_MARGIN = 0.5;
 const MAX_MARGIN = 10;
@@ -24,7 +25,8 @@ function parse(raw, where, problems) {
 /** bits/s for the origin, or null (unpaced, or the content's bitrates are not known). */
 function paceBps(pace, highestBandwidthBps) {
   if (pace === 'off' || !(highestBandwidthBps > 0)) return null;
-  return Math.round(highestBandwidthBps * pace);
+  // Within what the origin accepts: a tiny ladder x a small margin must not fail every request.
+  return Math.min(MAX_PACE_BPS, Math.max(MIN_PACE_BPS, Math.round(highestBandwidthBps * pace)));
 }
 
 module.exports = {

@@ -238,7 +238,15 @@ class ResponseAssembly {
   decide(now) {
     const a = this.assembler;
     if (!a || !a.reliableComplete) return null;
-    if (this.reliableDoneAt === null) this.reliableDoneAt = now;
+    if (this.reliableDoneAt === null) {
+      this.reliableDoneAt = now;
+      // Without a deadline the fragments count from now: only stalls from now on move them
+      // (a stall before is already in this start time).
+      if (this.deadlineAt === null) {
+        this.stallAtStart = this.stall.totalMs;
+        this.stalledMs = 0;
+      }
+    }
     if (a.unreliableComplete) return this.finish('complete', now);
     // Fragmented: the fragments due go now; the last one going is this response's deadline.
     let deadlineAt = this.deadlineAt;
@@ -275,8 +283,7 @@ class ResponseAssembly {
     // Chunks that came after their fragment went are lost for playout (paper 000's PLR).
     if (this.lateChunks) {
       r.lostChunks += this.lateChunks;
-      r.plr = r.packets ? r.lostChunks / r.packets : 0;
-      r.unreliableLossRatio = r.unreliableChunks ? r.lostChunks / r.unreliableChunks : 0;
+      r.plr = r.packets ? r.lostChunks / r.packets : 0; // unreliableLossRatio stays the channel's own
     }
     this.outcome = {
       done: {

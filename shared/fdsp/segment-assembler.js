@@ -9,6 +9,8 @@
 // checked before anything relies on it: whole byte ranges that partition the response in
 // order, media offsets from 0 that never go back.
 const MAX_FRAGMENTS = 1000;
+// A segment is seconds long; an offset past an hour is a broken or hostile peer.
+const MAX_FRAGMENT_OFFSET_SECONDS = 3600;
 
 function checkFragments(fragments, totalBytes) {
   const bad = (why) => new RangeError(`HEAD fragments: ${why}`);
@@ -20,7 +22,7 @@ function checkFragments(fragments, totalBytes) {
     if (!Array.isArray(f) || f.length !== 3) throw bad('each is [start, end, offsetSeconds]');
     const [start, end, offset] = f;
     if (!Number.isInteger(start) || !Number.isInteger(end) || start !== expected || !(end > start)) throw bad(`[${start}, ${end}) does not follow byte ${expected}`);
-    if (!(Number.isFinite(offset) && offset >= lastOffset)) throw bad(`offset ${offset} s must be a number >= ${lastOffset}`);
+    if (!(Number.isFinite(offset) && offset >= lastOffset && offset <= MAX_FRAGMENT_OFFSET_SECONDS)) throw bad(`offset ${offset} s must be a number from ${lastOffset} to ${MAX_FRAGMENT_OFFSET_SECONDS}`);
     expected = end;
     lastOffset = offset;
   }

@@ -8,6 +8,9 @@
 // can fire up to a millisecond before performance.now() reaches their time; the same
 // re-arming covers that.
 
+// setTimeout's limit (a longer delay fires at once); a later wake re-arms when this one fires.
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 class WakeTimer {
   /**
    * @param {() => void} onWake        called when the armed time has come
@@ -30,7 +33,7 @@ class WakeTimer {
       this.timer = null;
       this.armedAt = null;
       this.onWake();
-    }, Math.max(0, Math.ceil(at - this.clock())));
+    }, Math.min(MAX_DELAY_MS, Math.max(0, Math.ceil(at - this.clock()))));
     return undefined;
   }
 

@@ -66,3 +66,11 @@ test('a pace that is not a positive number is refused', () => {
   const { pump } = setup();
   for (const bad of [0, -1, NaN, '8e6']) expect(() => pump.setRate(bad)).toThrow(/a pace is a positive number/);
 });
+
+test('a frame larger than the bucket still goes once the bucket holds it', () => {
+  const { pump, sent, advance } = setup();
+  pump.setRate(1e5); // a 125-byte bucket at 10 ms; 12.5 bytes per ms
+  pump.push(1, new Uint8Array(16 * 1024));
+  advance(2000);
+  expect(sent).toHaveLength(1);
+});

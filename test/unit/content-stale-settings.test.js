@@ -23,3 +23,14 @@ test('the same settings, another preset\'s build, or a packaged file of the user
 test('a build made with fields replaced on purpose (a test\'s small ladder) is left alone', () => {
   expect(changedSettings({ ...record, ladder: [], overrides: ['ladder'] }, preset)).toEqual([]);
 });
+
+test('a build made with replacements is compared with the same replacements; fields newer records keep count when kept', () => {
+  const built = { ...record, fragmentSeconds: 0.5, overrides: ['fragmentSeconds'] };
+  expect(changedSettings(built, preset, { withOverrides: true })).toEqual([]);
+  expect(changedSettings(built, { ...preset, fragmentSeconds: 0.25 }, { withOverrides: true })).toEqual(['fragmentSeconds: 0.5 -> 0.25']);
+  // A plain build is never measured against a caller's replacements.
+  expect(changedSettings({ ...record, fragmentSeconds: 0.5 }, { ...preset, fragmentSeconds: 0.25 }, { withOverrides: true })).toEqual([]);
+  // motion is compared once a record keeps it, not before.
+  expect(changedSettings({ ...record, fragmentSeconds: 0.5 }, { ...preset, motion: 'high' })).toEqual([]);
+  expect(changedSettings({ ...record, fragmentSeconds: 0.5, motion: 'low' }, { ...preset, motion: 'high' })).toEqual(['motion: "low" -> "high"']);
+});

@@ -153,3 +153,23 @@ test('while the player stalls, the next fragment goes at once, then one per frag
   expect(core.nextWakeAt()).toBe(1800);
   expect(dataEvents(run(core, [[1800, 'tick']], stall)).map((e) => e.at)).toEqual([1800]);
 });
+
+test('requested while stalled (no deadline): the stall before the reliable part is in does not move the fragments', () => {
+  const core = new FdspClientCore();
+  // Stalled since 1000; the request at 1100; the reliable part in at 3100; playback resumes at 3150.
+  const stall = (t) => (t < 3150 ? { totalMs: t - 1000, since: 1000 } : { totalMs: 2150, since: null });
+  const { requestId } = core.request({ url: '/s', bp: 0, deadlineMs: null, progressive: true }, 1100, stall(1100));
+  const s = script(requestId);
+  const events = run(core, [[1101, s.head, 'reliable'], ...s.reliable.map((f, i) => [3097 + i, f, 'reliable']), [3150, 'tick']], stall);
+  expect(dataEvents(events).map((e) => e.at)).toEqual([3100]);
+  // Fragment 2 plays 500 ms after fragment 1 began, which was at 3150 (the player resumed 50 ms
+  // after the hand-over): due at 3100 + 500 - margin + 50, not two seconds later.
+  expect(core.nextWakeAt()).toBe(3100 + 500 - DEADLINE_MARGIN_MS + 50);
+});
+
+test('a HEAD whose fragment offsets run past an hour is refused', () => {
+  const core = new FdspClientCore();
+  const { requestId } = core.request({ url: '/s', bp: 0, progressive: true }, 0);
+  const events = run(core, [[1, script(requestId, { fragments: [[0, 1000, 0], [1000, 4000, 1e308]] }).head, 'reliable']]);
+  expect(events[0]).toMatchObject({ kind: 'failed', error: { code: 'bad-head' } });
+});
