@@ -23,8 +23,8 @@ function readBuildRecord(dir) {
 // compared only when the record has them (kept since 2026-11-25), so older builds are not all
 // built again for fields that did not change. The length is left out: `--duration` builds a
 // shorter content on purpose.
-const SHAPING_FIELDS = ['fps', 'segmentSeconds', 'fragmentSeconds', 'ladder', 'motion', 'x264Preset', 'constantBitrate'];
-const ABSENT_MEANS_NONE = new Set(['fps', 'segmentSeconds', 'fragmentSeconds', 'ladder']);
+const SHAPING_FIELDS = ['fps', 'segmentSeconds', 'fragmentSeconds', 'keyframeSeconds', 'ladder', 'motion', 'x264Preset', 'constantBitrate'];
+const ABSENT_MEANS_NONE = new Set(['fps', 'segmentSeconds', 'fragmentSeconds', 'keyframeSeconds', 'ladder']);
 
 /**
  * What differs between a finished build and the preset it was built from, as it reads now

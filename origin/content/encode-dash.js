@@ -12,15 +12,17 @@ const { syntheticSourceGraph } = require('./synthetic-source');
  *  - high: scene cuts add I-frames inside segments too (paper 000's high-motion clip has many),
  *    and forced key frames keep an IDR on every segment boundary regardless.
  * slices=4 is paper 000's setting; repeat-headers puts SPS/PPS in-band before every IDR so each
- * segment carries its own critical parameter sets.
+ * segment carries its own critical parameter sets. keyframeSeconds (default: the segment) puts
+ * I-frames that often inside a segment too, for content whose I-frame share matters (paper 000's
+ * BP only moves I-slice data); the forced key frames still start every segment.
  */
-function x264Params({ fps, segmentSeconds, motion, constantBitrate }) {
-  const gop = Math.round(fps * segmentSeconds);
+function x264Params({ fps, segmentSeconds, keyframeSeconds, motion, constantBitrate }) {
+  const gop = Math.max(1, Math.round(fps * Math.min(segmentSeconds, keyframeSeconds ?? segmentSeconds)));
   // Constant bitrate: x264's HRD in CBR mode pads with filler data, so every second carries the
   // rung's rate (paper 004's clip is "5.24 Mbps"; the default VBR averaged 4.3 on it).
   const common = `slices=4:open-gop=0:repeat-headers=1${constantBitrate ? ':nal-hrd=cbr' : ''}`;
   if (motion === 'high') {
-    return `keyint=${gop}:min-keyint=${Math.max(1, Math.round(fps / 2))}:scenecut=40:${common}`;
+    return `keyint=${gop}:min-keyint=${Math.max(1, Math.min(gop, Math.round(fps / 2)))}:scenecut=40:${common}`;
   }
   return `keyint=${gop}:min-keyint=${gop}:scenecut=0:${common}`;
 }
@@ -28,7 +30,7 @@ function x264Params({ fps, segmentSeconds, motion, constantBitrate }) {
 /**
  * The whole ffmpeg command line for one preset.
  * @param {object} preset  from presets.js (ladder, fps, segmentSeconds, durationSeconds, motion, x264Preset,
- *   constantBitrate, fragmentSeconds)
+ *   constantBitrate, fragmentSeconds, keyframeSeconds)
  * @param {object} opts    { outDir, inputFile?, durationSeconds? }
  */
 function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {

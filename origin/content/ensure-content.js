@@ -78,6 +78,7 @@ async function buildLocked(opts, preset, name, target, onProgress) {
       fps: preset.fps,
       segmentSeconds: preset.segmentSeconds,
       fragmentSeconds: preset.fragmentSeconds ?? null,
+      keyframeSeconds: preset.keyframeSeconds ?? null,
       ladder: preset.ladder,
       motion: preset.motion ?? null,
       x264Preset: preset.x264Preset ?? null,

@@ -76,6 +76,10 @@ describe('encoder settings', () => {
 
   test('high motion lets scene cuts add I-frames; key frames are still forced on segment boundaries', () => {
     expect(x264Params({ fps: 30, segmentSeconds: 10, motion: 'high' })).toMatch(/keyint=300:min-keyint=15:scenecut=40/);
+    // I-frames more often than segments (paper 000's I-frame share): the interval, never above the segment.
+    expect(x264Params({ fps: 30, segmentSeconds: 10, keyframeSeconds: 6, motion: 'low' })).toMatch(/keyint=180:min-keyint=180:scenecut=0/);
+    expect(x264Params({ fps: 30, segmentSeconds: 10, keyframeSeconds: 0.4, motion: 'high' })).toMatch(/keyint=12:min-keyint=12:scenecut=40/);
+    expect(x264Params({ fps: 30, segmentSeconds: 2, keyframeSeconds: 6, motion: 'mixed' })).toMatch(/keyint=60:min-keyint=60/);
     const args = dashEncodeArgs(getPreset('paper-fdsp-high'), { outDir: '/tmp/x' });
     expect(args[args.indexOf('-force_key_frames') + 1]).toBe('expr:gte(t,n_forced*10)');
     expect(args[args.indexOf('-seg_duration') + 1]).toBe('10');
