@@ -159,7 +159,9 @@ async function runAtLoss({ rate, rtt, loss, urls, top, linkIndex, hookScript, lo
         if (media.length !== urls.length) throw new Error(`${m.name}: the origin logged ${media.length} of the ${urls.length} WebTransport responses`);
         result.datagramsSent = media.reduce((a, e) => a + e.unreliableSent, 0);
         result.logged = { carriers: [...new Set(media.map((e) => `${e.carrier}: ${e.reliableCc}/${e.unreliableCc}`))] };
-        result.datagramsReceived = r.unreliableChunks - r.lostChunks + r.lateChunks;
+        // lostChunks also counts chunks that came after their movie fragment went (fragmented content):
+        // they were received.
+        result.datagramsReceived = r.unreliableChunks - r.lostChunks + r.lateChunks + (r.lateChunksAfterRelease || 0);
         result.datagramsPassed = result.datagramsSent * result.downlinkPassRatio;
       }
       results.push(result);
