@@ -90,7 +90,7 @@ class FdspResponder {
     // The client's pace for the unreliable part, from this request on (null: unpaced).
     if (req.paceBps !== undefined && this.o.unreliable.setRate) this.o.unreliable.setRate(req.paceBps);
     const started = performance.now();
-    const state = { requestId, url: req.url, bp: req.bp, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
+    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
     this.open.set(requestId, state);
     let file;
     try {
@@ -114,7 +114,7 @@ class FdspResponder {
         body = body.subarray(first, Math.min(last + 1, body.length));
       } else {
         const seg = await this.maps.lookup(file);
-        if (seg && seg.size === body.length) plan = { ...splitSegment(seg.priority, req.bp), fragments: seg.priority.fragments || null };
+        if (seg && seg.size === body.length) plan = { ...splitSegment(seg.priority, req.bp, { udpOnly: Boolean(req.udpOnly) }), fragments: seg.priority.fragments || null };
       }
       if (state.cancelled) return undefined;
       this.send(state, body, plan, contentTypeFor(file));
@@ -197,6 +197,7 @@ class FdspResponder {
       unreliableChunks: state.head ? state.head.unreliableChunks : 0,
       unreliableSent: state.sent,
       bp: state.bp,
+      ...(state.udpOnly ? { udpOnly: true } : {}),
       // The unreliable channel's pace while this was sent (bits/s; null: unpaced).
       paceBps: this.o.unreliable.rateBps ?? null,
       durationMs: Math.round(performance.now() - state.started),

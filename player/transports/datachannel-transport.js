@@ -28,7 +28,7 @@ class DataChannelTransport extends FdspTransport {
    *   every request (pace-option.js); null: unpaced
    */
   constructor(o) {
-    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps });
+    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps });
     this.signalingUrl = o.signalingUrl;
     this.associations = o.associations ?? 1;
   }

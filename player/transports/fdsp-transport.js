@@ -38,6 +38,7 @@ class FdspTransport {
    * @param {string} o.protocol           what each response's accounting names as its protocol
    * @param {number|string} [o.bp]        Bitstream Prioritization, 0-100 (default 100), or
    *                                      "auto" / "auto:MIN-MAX" for dynamic BP (bp-controller.js)
+   * @param {string} [o.mode]           'fdsp' (default) or 'udp-only' (paper 000's baseline)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
    * @param {() => {totalMs: number, since: number|null}} [o.stallState]  the player's stalls: total
    *   ms so far and the one in progress (a stall moves the later fragment deadlines by its length;
@@ -51,6 +52,8 @@ class FdspTransport {
     this.stallState = o.stallState || (() => NO_STALL);
     // The carrier's pace for the unreliable part (DataChannel), sent with every request; undefined: none asked.
     this.paceBps = o.paceBps;
+    // 'fdsp' or paper 000's 'udp-only' baseline (fdsp-mode-option.js).
+    this.mode = o.mode ?? 'fdsp';
     this.bpHistory = [];
     const bp = parseBp(o.bp ?? bpOption.default);
     this.autoBp = typeof bp === 'string' ? parseAutoBp(bp) : null;
@@ -197,7 +200,7 @@ class FdspTransport {
     let requestId;
     let frame;
     try {
-      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: request.responseType === 'arraybuffer', paceBps: this.paceBps }, performance.now(), this.stallState()));
+      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: request.responseType === 'arraybuffer', paceBps: this.paceBps, udpOnly: this.mode === 'udp-only' }, performance.now(), this.stallState()));
     } catch (err) {
       onError(err);
       return { abort: () => {} };

@@ -57,15 +57,16 @@ class FdspClientCore {
    * A new request.
    * @param {{url: string, range?: [number, number]|null, bp: number, deadlineMs?: number|null, graceMs?: number|null, progressive?: boolean}} req
    *   progressive: a fragmented segment goes to the decoder fragment by fragment ('data' events);
-   *   paceBps: the unreliable part's rate asked of the origin (null: unpaced; absent: not asked)
+   *   paceBps: the unreliable part's rate asked of the origin (null: unpaced; absent: not asked);
+   *   udpOnly: paper 000's UDP-only baseline (only container boxes reliable)
    * @param {number} now
    * @param {{totalMs: number, since: number|null}} [stall]  the player's stalls: total ms so far,
    *   and when the one in progress began (progressive responses; response-assembly.js)
    * @returns {{requestId: number, frame: Uint8Array}} the REQUEST frame to send on the reliable channel
    */
-  request({ url, range = null, bp, deadlineMs = null, graceMs = null, progressive = false, paceBps }, now, stall = NO_STALL) {
+  request({ url, range = null, bp, deadlineMs = null, graceMs = null, progressive = false, paceBps, udpOnly = false }, now, stall = NO_STALL) {
     const requestId = this.nextId;
-    const frame = frames.encodeRequest(requestId, { url, range, bp, deadlineMs, paceBps });
+    const frame = frames.encodeRequest(requestId, { url, range, bp, deadlineMs, paceBps, udpOnly });
     this.nextId = (this.nextId % 0xfffffffe) + 1;
     this.responses.set(requestId, new ResponseAssembly({ startedAt: now, deadlineMs, graceMs, progressive, stall }));
     return { requestId, frame };

@@ -12,7 +12,8 @@
 //
 // client -> server (reliable channel):
 //   REQUEST {url, range: [first, last] | null, bp: 0-100, deadlineMs: number | null,
-//           paceBps?: number | null (the session's unreliable sending rate from now on; null: unpaced)}
+//           paceBps?: number | null (the session's unreliable sending rate from now on; null: unpaced),
+//           udpOnly?: boolean (paper 000's UDP-only baseline: only container boxes reliable)}
 //   CANCEL  {}
 // server -> client:
 //   HEAD    {status, totalBytes, reliableBytes, unreliableBytes, unreliableChunks, contentType,
@@ -91,7 +92,8 @@ function checkRequest(p) {
   if (p.paceBps !== null && p.paceBps !== undefined && !(typeof p.paceBps === 'number' && p.paceBps >= MIN_PACE_BPS && p.paceBps <= MAX_PACE_BPS)) {
     throw new FrameError('bad-request', `REQUEST paceBps must be ${MIN_PACE_BPS}-${MAX_PACE_BPS} bits/s or null, got ${JSON.stringify(p.paceBps)}`);
   }
-  return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null, ...(p.paceBps === undefined ? {} : { paceBps: p.paceBps }) };
+  if (p.udpOnly !== undefined && typeof p.udpOnly !== 'boolean') throw new FrameError('bad-request', `REQUEST udpOnly must be true or false, got ${JSON.stringify(p.udpOnly)}`);
+  return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null, ...(p.paceBps === undefined ? {} : { paceBps: p.paceBps }), ...(p.udpOnly ? { udpOnly: true } : {}) };
 }
 
 /**

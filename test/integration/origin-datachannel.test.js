@@ -43,6 +43,12 @@ test('a segment arrives byte-exact at BP 0, 50 and 100, split as the priority ma
       expect(r.lostChunks).toBe(0);
       expect(Buffer.from(r.bytes).equals(file)).toBe(true);
     }
+    // Paper 000's UDP-only baseline: only the container boxes reliable, and still byte-exact on loopback.
+    const udp = await c.fetch('/content/sample/chunk-3-00004.m4s', { bp: 100, udpOnly: true, graceMs: 1000 });
+    expect(udp.head.reliableBytes).toBe(splitSegment(map.priority, 100, { udpOnly: true }).reliableBytes);
+    expect(udp.head.reliableBytes).toBeLessThan(splitSegment(map.priority, 0).reliableBytes);
+    expect(udp.lostChunks).toBe(0);
+    expect(Buffer.from(udp.bytes).equals(file)).toBe(true);
     // An MPD has no priority map: all reliable.
     const mpd = await c.fetch('/content/sample/manifest.mpd');
     expect(mpd.head.unreliableBytes).toBe(0);
@@ -54,7 +60,8 @@ test('a segment arrives byte-exact at BP 0, 50 and 100, split as the priority ma
     c.close();
   }
   const entries = logged.filter((e) => e.protocol === 'datachannel' && e.path.endsWith('chunk-3-00004.m4s'));
-  expect(entries.map((e) => e.bp)).toEqual([0, 50, 100, 100]);
+  expect(entries.map((e) => e.bp)).toEqual([0, 50, 100, 100, 100]);
+  expect(entries.map((e) => Boolean(e.udpOnly))).toEqual([false, false, false, true, false]);
 }, 60000);
 
 test('a paced unreliable part cannot come faster than the pace asked; the log says the pace; null turns it off', async () => {

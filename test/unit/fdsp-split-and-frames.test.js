@@ -41,6 +41,17 @@ describe('split by Bitstream Prioritization', () => {
     for (const [a, b] of iParts) expect(rel(a) && rel(b - 1)).toBe(true);
   });
 
+  test('UDP-only (paper 000\'s baseline): only the container boxes reliable, whatever the BP', () => {
+    for (const bp of [0, 100]) {
+      const s = splitSegment(MAP, bp, { udpOnly: true });
+      const containers = MAP.ranges.filter(([, , k]) => k === 'container');
+      expect(s.reliableBytes).toBe(containers.reduce((a, [x, y]) => a + y - x, 0));
+      expect(s.reliableBytes + s.unreliableBytes).toBe(1992);
+      // The SPS/PPS and slice headers go unreliable too.
+      expect(s.unreliable).toContainEqual([100, 128]);
+    }
+  });
+
   test('bad input is refused', () => {
     expect(() => splitSegment(MAP, 101)).toThrow(/BP must be a number from 0 to 100/);
     expect(() => splitSegment({ ranges: [[0, 10, 'container'], [12, 20, 'sei']] }, 0)).toThrow(/contiguous/);
@@ -76,6 +87,9 @@ describe('frames', () => {
     expect(decode({ paceBps: null }).paceBps).toBeNull();
     expect(decode({})).not.toHaveProperty('paceBps');
     for (const bad of [5, 2e10, '3e6', -1]) expect(() => decode({ paceBps: bad })).toThrow(/paceBps must be/);
+    expect(decode({ udpOnly: true }).udpOnly).toBe(true);
+    expect(decode({ udpOnly: false })).not.toHaveProperty('udpOnly');
+    expect(() => decode({ udpOnly: 'yes' })).toThrow(/udpOnly must be true or false/);
   });
 
   test('malformed frames throw FrameError with a code, never anything else', () => {

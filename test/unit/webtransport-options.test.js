@@ -23,7 +23,7 @@ test('the page URL carries the options, and a URL written from a config reads ba
   expect(parseRunConfig(runConfigToSearch({ ...config, autostart: true }))).toMatchObject({ carrier: 'split', cc: 'bbr', fixedMargin: 1.5, bp: 0 });
   // Absent: the defaults are the entry's, filled in when the transport is made.
   expect(parseRunConfig('?transport=webtransport').carrier).toBeUndefined();
-  expect(Object.fromEntries(Object.entries(transports.get('webtransport').options).map(([k, o]) => [k, o.default]))).toEqual({ bp: 100, ...defaults });
+  expect(Object.fromEntries(Object.entries(transports.get('webtransport').options).map(([k, o]) => [k, o.default]))).toEqual({ bp: 100, mode: 'fdsp', ...defaults });
 });
 
 test('bad values get the same sentence from a URL and from a scenario file', () => {
@@ -90,7 +90,7 @@ test('the transport records its carrier per response and in its totals, and refu
   expect(t.accountingExtras()).toEqual({ carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed' });
   expect(t.stats()).toMatchObject({ carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed', fixedRateKbps: 2400, bp: 0, requests: 0 });
   expect(transports.get('webtransport').configFields(t)).toEqual({
-    bp: 0, carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed', fixedRateKbps: 2400, carriers: 'split: reliable cubic, datagrams fixed at 2400 kbit/s, not TCP-friendly (emulated links only)',
+    bp: 0, mode: 'fdsp', carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed', fixedRateKbps: 2400, carriers: 'split: reliable cubic, datagrams fixed at 2400 kbit/s, not TCP-friendly (emulated links only)',
   });
   expect(transports.get('webtransport').segmentFields).toEqual(expect.arrayContaining(['plr', 'carrier', 'reliableCc', 'unreliableCc']));
   expect(() => createTransport('webtransport', { webtransport: URL_BASE }, {}, {})).toThrow(/certSha256Hex/);

@@ -125,16 +125,17 @@ class NodeFdspClient {
    * lostChunks, plr, ...) with ttfbSeconds (to the HEAD), doneSeconds (to done) and seconds
    * (to now). Rejects on an ERROR frame (err.status: the origin's status) or a closed session.
    * @param {string} url  path on the origin, e.g. /content/sample/manifest.mpd
-   * @param {{bp?: number, range?: [number, number]|null, deadlineMs?: number|null, graceMs?: number, paceBps?: number|null}} [o]
+   * @param {{bp?: number, range?: [number, number]|null, deadlineMs?: number|null, graceMs?: number, paceBps?: number|null, udpOnly?: boolean}} [o]
    *   deadlineMs: the playout deadline (the origin skips chunks past it; the response stops at
    *   it); graceMs: a fixed grace after END instead of the rule's gap-based one; paceBps: the
-   *   unreliable channel's rate from this request on (null: unpaced; absent: as it was)
+   *   unreliable channel's rate from this request on (null: unpaced; absent: as it was); udpOnly:
+   *   paper 000's UDP-only baseline
    */
-  fetch(url, { bp = 100, range = null, deadlineMs = null, graceMs = null, paceBps } = {}) {
+  fetch(url, { bp = 100, range = null, deadlineMs = null, graceMs = null, paceBps, udpOnly = false } = {}) {
     return new Promise((resolve, reject) => {
       if (this.closed) throw new Error('the FDSP session is closed');
       const started = performance.now();
-      const { requestId, frame } = this.core.request({ url, range, bp, deadlineMs, graceMs, paceBps }, started);
+      const { requestId, frame } = this.core.request({ url, range, bp, deadlineMs, graceMs, paceBps, udpOnly }, started);
       this.waiting.set(requestId, { resolve, reject, started });
       try {
         this.reliable.sendMessageBinary(frame);

@@ -6,6 +6,7 @@
 // carried each response.
 const { WebTransportTransport } = require('../webtransport-transport');
 const bp = require('../bp-option');
+const mode = require('../fdsp-mode-option');
 const { carrier, cc, fixedMargin, FIXED_NOTE } = require('../webtransport-options');
 const { describePlan } = require('../webtransport-carriers');
 const fdsp = require('../fdsp-entry-parts');
@@ -24,12 +25,12 @@ module.exports = {
   name: 'webtransport',
   label: 'WebTransport (FDSP over QUIC: reliable stream, unreliable datagrams)',
   ipProtocol: 'udp',
-  options: { bp, carrier, cc, fixedMargin },
+  options: { bp, mode, carrier, cc, fixedMargin },
   create: (url, options, context) => new WebTransportTransport({
     url, ...options, bufferLevel: context.bufferLevel, stallState: context.stallState, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
   }),
   configFields: (t) => ({
-    bp: t.bp, carrier: t.plan.carrier, reliableCc: t.plan.reliableCc, unreliableCc: t.plan.unreliableCc, fixedRateKbps: t.plan.fixedRateKbps, carriers: describePlan(t.plan),
+    bp: t.bp, mode: t.mode, carrier: t.plan.carrier, reliableCc: t.plan.reliableCc, unreliableCc: t.plan.unreliableCc, fixedRateKbps: t.plan.fixedRateKbps, carriers: describePlan(t.plan),
   }),
   segmentFields: [...fdsp.segmentFields, 'carrier', 'reliableCc', 'unreliableCc'],
   segmentNote: (s) => `${fdsp.segmentNote(s)}${s.carrier ? ` [${s.carrier}: ${s.reliableCc}/${s.unreliableCc}]` : ''}`,
