@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // npm run origin -- [options]: builds the content preset if absent, then serves it.
+const { stackNames } = require('./datachannel/stacks');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { startOrigin, DEFAULTS } = require('./start-origin');
@@ -41,6 +42,8 @@ ${listeners.flatMap((l) => l.options || []).map((opt) => optionLine(`${opt.flag}
                        throughput chart (npm run lab writes it; default none)
   --cache-mb N         content kept in memory after it was served once, in MiB (default
                        ${DEFAULTS.cacheMegabytes}; 0 = read every request from disk)
+  --webrtc-stack NAME  the WebRTC stack of DataChannel (FDSP) sessions: ${stackNames().join(' or ')}
+                       (default ${DEFAULTS.webrtcStack})
   --preset NAME        content preset (or group) to build if absent; the printed page
                        URLs play its (first) MPD (default sample; "none" skips)
   -h, --help           show this help
@@ -104,6 +107,7 @@ async function main(argv) {
         'data-dir': { type: 'string' },
         log: { type: 'string' },
         'cache-mb': { type: 'string' },
+        'webrtc-stack': { type: 'string' },
         'link-state': { type: 'string' },
         preset: { type: 'string', default: 'sample' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -138,7 +142,9 @@ async function main(argv) {
     logFile,
     cacheMegabytes: megabytes(values['cache-mb'], '--cache-mb') ?? DEFAULTS.cacheMegabytes,
     linkStateFile: values['link-state'] ? path.resolve(values['link-state']) : null,
+    webrtcStack: values['webrtc-stack'] ?? DEFAULTS.webrtcStack,
   };
+  if (!stackNames().includes(options.webrtcStack)) return fail(`--webrtc-stack must be ${stackNames().join(' or ')}, got "${options.webrtcStack}"`);
   for (const opt of registry.listeners().flatMap((l) => l.options || [])) {
     const text = values[opt.flag.slice(2)];
     if (text === undefined) continue;

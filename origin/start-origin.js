@@ -18,6 +18,8 @@ const DEFAULTS = {
   playerDir: path.join(REPO, 'dist', 'player'),
   dataDir: path.join(REPO, 'data'),
   cacheMegabytes: 256,
+  // The WebRTC stack of FDSP DataChannel sessions (origin/datachannel/stacks/).
+  webrtcStack: 'node-datachannel',
 };
 
 function listen(server, port, host, entry) {
@@ -61,7 +63,7 @@ async function startOrigin(options = {}) {
   const router = createRouter({
     contentDir: o.contentDir,
     playerDir: o.playerDir,
-    info: () => ({ urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex, linkState: Boolean(o.linkStateFile) }),
+    info: () => ({ urls, spkiSha256: cert.spkiSha256, certSha256Hex: cert.certSha256Hex, linkState: Boolean(o.linkStateFile), webrtcStack: o.webrtcStack }),
     linkStateFile: o.linkStateFile || null,
     contentCache,
   });
@@ -72,7 +74,7 @@ async function startOrigin(options = {}) {
   const startedOwn = [];
   const unavailable = {};
   const childPids = {};
-  const attachments = registry.attachments().map((entry) => ({ entry, endpoint: entry.create({ contentDir: o.contentDir, host: o.host, log, contentCache }) }));
+  const attachments = registry.attachments().map((entry) => ({ entry, endpoint: entry.create({ contentDir: o.contentDir, host: o.host, log, contentCache, webrtcStack: o.webrtcStack }) }));
   const onUpgrade = routeUpgrades(attachments.map((a) => ({ path: a.entry.path, handleUpgrade: a.endpoint.handleUpgrade })));
   for (const { entry, server } of listeners) if (entry.upgrades) server.on('upgrade', onUpgrade);
   // Everything open, so close() can end it at once instead of waiting on idle keep-alives.

@@ -1,41 +1,22 @@
 'use strict';
-// One player's WebRTC session: the WebSocket that signals it, one peer connection
-// (node-datachannel, i.e. libdatachannel) and two pre-negotiated channels: id 0 reliable and
-// ordered, id 1 unordered with no retransmissions. The browser offers and the origin answers
-// (as offerer node-datachannel sometimes fails DTLS under CPU load; as answerer it did not,
-// docs/platform-notes.md). Everything the session holds is freed on close, whoever closes.
+// One player's WebRTC session: the WebSocket that signals it, one peer connection (the origin's
+// WebRTC stack, stacks/: node-datachannel by default, or @roamhq/wrtc) and two pre-negotiated
+// channels: id 0 reliable and ordered, id 1 unordered with no retransmissions. The browser
+// offers and the origin answers. Everything the session holds is freed on close, whoever closes.
 // The signaling messages and the channels are defined with the clients' in
 // shared/fdsp/signaling.js. A session opened with ?pairWith=T (carriesFor: the session that
 // asked with T) is a second association: once its unreliable channel is open, the asker's
 // responses send their unreliable part through it, under its own SCTP congestion control;
 // either one closing closes both.
-const nodeDataChannel = require('node-datachannel');
-const { CHANNELS, nodeDataChannelInit, encode, parseSignal } = require('../../shared/fdsp/signaling');
+const { encode, parseSignal } = require('../../shared/fdsp/signaling');
 const { ChannelPump } = require('./channel-pump');
 const { FdspResponder } = require('./fdsp-responder');
 const { closeReason } = require('./close-reason');
 const { ClientFrames } = require('../fdsp-client-frames');
 const { createIdleTimer, fdspSessionBusy } = require('../session-idle-timer');
-
-// SCTP's own send buffer. libdatachannel raises usrsctp's to 1 MiB for throughput, but
-// bufferedAmount() does not count what sits there, so the pumps kept it full: on a lossy
-// link where SCTP carried ~0.5 Mbit/s, each segment's chunks queued ~16 s behind older ones
-// and arrived after their deadline (PLR 88 % from 2 % loss). The buffer also holds the data in
-// flight, so it must stay above the bandwidth-delay product the lab emulates.
-const SCTP_SEND_BUFFER_BYTES = Number(process.env.LAB_SCTP_SEND_BUFFER_BYTES) || 256 * 1024;
-nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
+const { getStack } = require('./stacks');
 
 const CONNECT_TIMEOUT_MS = 15000;
-
-/** node-datachannel's channel as ChannelPump wants it. */
-function pumpable(dc) {
-  return {
-    send: (frame) => dc.sendMessageBinary(frame),
-    bufferedAmount: () => dc.bufferedAmount(),
-    setBufferedAmountLowThreshold: (n) => dc.setBufferedAmountLowThreshold(n),
-    onBufferedAmountLow: (cb) => dc.onBufferedAmountLow(cb),
-  };
-}
 
 class PeerSession {
   /**
@@ -50,20 +31,25 @@ class PeerSession {
    * @param {number} [o.idleTimeoutMs]
    * @param {() => void} [o.onClose]
    * @param {PeerSession} [o.carriesFor]  the session whose unreliable part this one carries
+   * @param {string} [o.webrtcStack]  stacks/index.js name (default node-datachannel)
    */
   constructor(o) {
     this.o = o;
     this.closed = false;
     this.idleTimeoutMs = o.idleTimeoutMs || 60000;
-    // No auto-negotiation: creating the channels would otherwise make this side offer too.
-    this.pc = new nodeDataChannel.PeerConnection(`lab-peer-${o.id}`, { iceServers: [], ...(o.bindAddress ? { bindAddress: o.bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
-    this.reliable = this.pc.createDataChannel(CHANNELS.reliable.label, nodeDataChannelInit(CHANNELS.reliable));
-    this.unreliable = this.pc.createDataChannel(CHANNELS.unreliable.label, nodeDataChannelInit(CHANNELS.unreliable));
+    this.peer = getStack(o.webrtcStack).openPeer({
+      id: o.id,
+      bindAddress: o.bindAddress,
+      onLocalSignal: (text) => this.signal(text),
+      onFailed: (why) => this.close(why),
+    });
+    this.reliable = this.peer.channels.reliable;
+    this.unreliable = this.peer.channels.unreliable;
     // The unreliable pump keeps less in the channel's buffer: what waits there cannot be
     // retransmitted if SCTP has to abandon it, and it delays END behind it.
     this.pumps = {
-      reliable: new ChannelPump(pumpable(this.reliable), { onError: (err) => this.close(`sending on the reliable channel failed: ${err.message}`) }),
-      unreliable: new ChannelPump(pumpable(this.unreliable), { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
+      reliable: new ChannelPump(this.reliable.pumpable, { onError: (err) => this.close(`sending on the reliable channel failed: ${err.message}`) }),
+      unreliable: new ChannelPump(this.unreliable.pumpable, { highWaterBytes: 64 * 1024, lowWaterBytes: 16 * 1024, onError: (err) => this.close(`sending on the unreliable channel failed: ${err.message}`) }),
     };
     this.carrier = null; // the second association carrying this one's unreliable part
     this.responder = new FdspResponder({
@@ -79,11 +65,6 @@ class PeerSession {
     }
     this.clientFrames = new ClientFrames({ responder: this.responder, reliable: this.pumps.reliable, endSession: (why) => this.close(why) });
 
-    this.pc.onLocalDescription((sdp, type) => this.signal(encode.description(type, sdp)));
-    this.pc.onLocalCandidate((candidate, mid) => this.signal(encode.candidate(candidate, mid)));
-    this.pc.onStateChange((state) => {
-      if (state === 'failed' || state === 'closed') this.close(`peer connection ${state}`);
-    });
     this.reliable.onMessage((msg) => this.guarded('frame', () => this.onFrame(msg)));
     this.unreliable.onMessage(() => this.guarded('frame', () => this.clientFrames.onUnreliable()));
     this.reliable.onClosed(() => this.close('reliable channel closed'));
@@ -130,16 +111,21 @@ class PeerSession {
       if (msg.type === 'offer') {
         if (this.gotOffer) throw new Error('one offer per session');
         this.gotOffer = true;
-        this.pc.setRemoteDescription(msg.sdp, 'offer');
-        this.pc.setLocalDescription('answer');
+        // A stack that answers asynchronously fails the session the same way on a bad offer.
+        Promise.resolve(this.peer.acceptOffer(msg.sdp)).catch((err) => this.refuse(err));
       } else { // a candidate, the only other message a client sends
         if (!this.gotOffer) throw new Error('candidate before offer');
-        if (msg.candidate) this.pc.addRemoteCandidate(msg.candidate, msg.mid);
+        if (msg.candidate) Promise.resolve(this.peer.addCandidate(msg.candidate, msg.mid)).catch((err) => this.refuse(err));
       }
     } catch (err) {
-      this.signal(encode.error(err.message));
-      this.close(`bad signaling: ${err.message}`);
+      this.refuse(err);
     }
+  }
+
+  refuse(err) {
+    if (this.closed) return;
+    this.signal(encode.error(err.message));
+    this.close(`bad signaling: ${err.message}`);
   }
 
   onFrame(msg) {
@@ -157,10 +143,7 @@ class PeerSession {
     this.responder.close();
     this.pumps.reliable.close();
     this.pumps.unreliable.close();
-    for (const c of [this.reliable, this.unreliable]) {
-      try { c.close(); } catch { /* already closed */ }
-    }
-    try { this.pc.close(); } catch { /* already closed */ }
+    this.peer.close();
     if (this.o.ws.readyState === 0 || this.o.ws.readyState === 1) {
       try {
         this.o.ws.close(1000, closeReason(why));

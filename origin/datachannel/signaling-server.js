@@ -9,6 +9,7 @@ const { PeerSession } = require('./peer-session');
 const { PriorityMaps } = require('./fdsp-responder');
 const { refuseUpgrade } = require('../answer-and-drop');
 const { readPairParams } = require('../../shared/fdsp/pair-token');
+const { getStack } = require('./stacks');
 
 const PATH = '/fdsp';
 
@@ -21,8 +22,10 @@ const PATH = '/fdsp';
  * @param {number} [o.maxPeers]      default 32
  * @param {number} [o.maxPeersPerClient]  default 4
  * @param {number} [o.idleTimeoutMs] default 60 s
+ * @param {string} [o.webrtcStack]   stacks/index.js name (default node-datachannel)
  */
 function createSignalingServer(o) {
+  getStack(o.webrtcStack); // an unknown name fails the origin's start, not the first player
   const maxPeers = o.maxPeers ?? 32;
   const maxPerClient = o.maxPeersPerClient ?? 4;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -64,6 +67,7 @@ function createSignalingServer(o) {
         maps,
         idleTimeoutMs: o.idleTimeoutMs,
         carriesFor: asker,
+        webrtcStack: o.webrtcStack,
         onClose: () => {
           sessions.delete(session);
           if (pair.pairToken && askers.get(pair.pairToken) === session) askers.delete(pair.pairToken);

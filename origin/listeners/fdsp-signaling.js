@@ -13,9 +13,10 @@ module.exports = {
   label: 'DataChannel signaling (WebSocket)',
   urlKey: 'fdsp',
   path: PATH,
-  create: ({ contentDir, host, log, contentCache }) => createSignalingServer({
+  create: ({ contentDir, host, log, contentCache, webrtcStack }) => createSignalingServer({
     contentDir,
     contentCache,
+    webrtcStack,
     // ICE gathers on the address we serve on.
     bindAddress: WILDCARD_HOSTS.includes(host) ? undefined : host,
     log: (entry) => log.record(entry),

@@ -203,3 +203,45 @@ test('D6: a flood of REQUESTs on one session is refused and ends the session; th
   const res = await fetch(`${origin.urls.http11}/healthz`);
   expect(res.status).toBe(200);
 }, 60000);
+
+// The origin's second WebRTC stack (@roamhq/wrtc, origin/datachannel/stacks/wrtc.js) serves FDSP
+// like the default one: a node-datachannel client against it gets a segment byte-exact at BP 0 and
+// 100, the unreliable pump keeps moving (woken by polling: its bufferedamountlow never fires), and
+// garbage gets an ERROR frame.
+describe('with the @roamhq/wrtc stack', () => {
+  let wrtcOrigin;
+  let wrtcData;
+  const wrtcLogged = [];
+  beforeAll(async () => {
+    wrtcData = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-wrtc-'));
+    wrtcOrigin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT, dataDir: wrtcData, webrtcStack: 'wrtc', log: (e) => wrtcLogged.push(e) });
+  }, 60000);
+  afterAll(async () => {
+    if (wrtcOrigin) await wrtcOrigin.close();
+    fs.rmSync(wrtcData, { recursive: true, force: true });
+  });
+
+  test('byte-exact at BP 0 and 100, segments back to back, garbage refused; /api/info names the stack', async () => {
+    const info = await (await fetch(`${wrtcOrigin.urls.http11}/api/info`)).json();
+    expect(info.webrtcStack).toBe('wrtc');
+    const c = await connectFdsp(wrtcOrigin.urls.fdsp, { bindAddress: '127.0.0.1' });
+    try {
+      const file = fs.readFileSync(path.join(CONTENT, 'sample', 'chunk-3-00004.m4s'));
+      for (const bp of [0, 100]) {
+        const r = await c.fetch('/content/sample/chunk-3-00004.m4s', { bp, graceMs: 1000 });
+        expect(r.lostChunks).toBe(0);
+        expect(Buffer.from(r.bytes).equals(file)).toBe(true);
+      }
+      for (let n = 1; n <= 5; n++) {
+        const r = await c.fetch(`/content/sample/chunk-5-0000${n}.m4s`, { bp: 0, graceMs: 1000 });
+        expect(r.end.unreliableSent).toBe(r.head.unreliableChunks);
+      }
+      c.sendRaw(new Uint8Array([1, 2, 3]));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(c.errorsWithoutRequest[0]).toMatchObject({ status: 400 });
+    } finally {
+      c.close();
+    }
+    expect(wrtcLogged.filter((e) => e.protocol === 'datachannel' && e.path.endsWith('chunk-3-00004.m4s')).map((e) => e.bp)).toEqual([0, 100]);
+  }, 120000);
+});

@@ -12,16 +12,20 @@ const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { cleanLinkLoss, cleanLossTable } = require('./datachannel-clean-loss');
+const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
 
 const REPO = path.resolve(__dirname, '..', '..');
 // Bad options: said with the usage, without a stack.
 class UsageError extends Error {}
-const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N]
+const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all]
        npm run bench:datachannel -- --clean N [--stop SECONDS]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
 emulated link, measured in one run. Defaults: 20 Mbit/s, 50 ms RTT, no loss, 15 segments of
 the sample's top rung. Needs root.
+
+--stack: the origin's WebRTC stack (${stackNames().join(', ')}; default ${DEFAULT_STACK}); all: one
+table per stack, each against HTTP/1.1 measured beside it.
 
 --clean N: loss on clean links as a user meets it: N playbacks of the sample (BP 100, BBA-2,
 --stop seconds each, default 30) in Chromium, one at a time, on plain loopback and through the
@@ -57,7 +61,7 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
@@ -77,6 +81,8 @@ async function main(argv) {
   const loss = Number(values.loss ?? 0) / 100;
   const n = Number(values.segments ?? 15);
   if (!(rate > 0 && rtt >= 0 && loss >= 0 && loss < 1 && Number.isInteger(n) && n > 0)) throw new UsageError(`bad options\n\n${USAGE}`);
+  const stacks = values.stack === 'all' ? stackNames() : [values.stack ?? DEFAULT_STACK];
+  if (!stacks.every((s) => stackNames().includes(s))) throw new UsageError(`--stack must be ${stackNames().join(', ')} or all, got "${values.stack}"\n\n${USAGE}`);
   const contentDir = path.join(REPO, 'content');
   await ensureContent({ preset: 'sample', contentDir });
   const index = require(path.join(contentDir, 'sample', 'index.json'));
@@ -91,20 +97,27 @@ async function main(argv) {
   let origin = null;
   try {
     setCongestionControl(link.serverNs, 'cubic');
-    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir: path.join(REPO, 'data'), logFile: '/dev/null' });
-    process.stderr.write(`link: ${rate / 1e6} Mbit/s, RTT ${rtt} ms, loss ${loss * 100} %; ${n} segments of ${top.bandwidth / 1000} kbps (${(urls.length && top.segments.slice(0, n).reduce((a, s) => a + s.size, 0) / 1e6).toFixed(1)} MB)\n`);
-    const out = JSON.parse(nodeIn(link.clientNs, clientScript({ http11: origin.pageBase, fdsp: origin.urls.fdsp, clientIp: link.clientIp, urls }), 600000).trim().split('\n').pop());
-    const base = (8 * out.http11.bytes) / out.http11.seconds;
-    const header = ['transport', 'goodput Mbit/s', 'vs HTTP/1.1', 'unreliable chunks lost'];
-    const lines = Object.entries(out).map(([k, v]) => {
-      const g = (8 * v.bytes) / v.seconds;
-      return [k, (g / 1e6).toFixed(2), (g / base).toFixed(3), v.chunks ? `${v.lost} / ${v.chunks} (${((100 * v.lost) / v.chunks).toFixed(2)} %)` : '-'];
-    });
-    const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-    const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-    process.stdout.write(`${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`);
-    const c = await link.counters();
-    process.stdout.write(`link rate ${rate / 1e6} Mbit/s: goodput / rate = HTTP/1.1 ${(base / rate).toFixed(3)}; the emulator dropped downlink packets: ${JSON.stringify(c.toClient.drops)} of ${c.toClient.packetsIn}\n`);
+    for (const stack of stacks) {
+      origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir: path.join(REPO, 'data'), logFile: '/dev/null', webrtcStack: stack });
+      process.stdout.write(`origin's WebRTC stack: ${stack}\n`);
+      const before = await link.counters(); // this stack's drops only
+      process.stderr.write(`link: ${rate / 1e6} Mbit/s, RTT ${rtt} ms, loss ${loss * 100} %; ${n} segments of ${top.bandwidth / 1000} kbps (${(urls.length && top.segments.slice(0, n).reduce((a, s) => a + s.size, 0) / 1e6).toFixed(1)} MB)\n`);
+      const out = JSON.parse(nodeIn(link.clientNs, clientScript({ http11: origin.pageBase, fdsp: origin.urls.fdsp, clientIp: link.clientIp, urls }), 600000).trim().split('\n').pop());
+      const base = (8 * out.http11.bytes) / out.http11.seconds;
+      const header = ['transport', 'goodput Mbit/s', 'vs HTTP/1.1', 'unreliable chunks lost'];
+      const lines = Object.entries(out).map(([k, v]) => {
+        const g = (8 * v.bytes) / v.seconds;
+        return [k, (g / 1e6).toFixed(2), (g / base).toFixed(3), v.chunks ? `${v.lost} / ${v.chunks} (${((100 * v.lost) / v.chunks).toFixed(2)} %)` : '-'];
+      });
+      const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+      const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+      process.stdout.write(`${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`);
+      const c = await link.counters();
+      const drops = Object.fromEntries(Object.entries(c.toClient.drops).map(([k, v]) => [k, v - (before.toClient.drops[k] || 0)]));
+      process.stdout.write(`link rate ${rate / 1e6} Mbit/s: goodput / rate = HTTP/1.1 ${(base / rate).toFixed(3)}; the emulator dropped downlink packets: ${JSON.stringify(drops)} of ${c.toClient.packetsIn - before.toClient.packetsIn}\n`);
+      await origin.close();
+      origin = null;
+    }
     process.stdout.write('Both DataChannels share one SCTP association and its congestion control; a drop-tail queue overflowing under SCTP\'s bursts loses unreliable chunks even on a link without random loss.\n');
   } finally {
     if (origin) await origin.close();

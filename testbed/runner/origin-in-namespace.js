@@ -16,6 +16,7 @@ const STDERR_TAIL_CHARS = 1000;
 /**
  * @param {object} o
  * @param {string} o.netns, o.host, o.contentDir, o.dataDir, o.logFile
+ * @param {string} [o.webrtcStack]   the origin's WebRTC stack for DataChannel sessions (its --webrtc-stack)
  * @param {number} [o.readyTimeoutMs]  default 30 s
  * @returns {Promise<{pid: number, pageBase: string, urls: object, info: object, exited: Promise<{code: number|null, signal: string|null}>,
  *   stderrTail: () => string, close: () => Promise<void>}>}
@@ -28,7 +29,8 @@ const STDERR_TAIL_CHARS = 1000;
 async function startOriginInNamespace(o) {
   const command = [process.execPath, path.join(REPO, 'origin', 'cli.js'),
     '--host', o.host, '--preset', 'none', '--content-dir', o.contentDir, '--data-dir', o.dataDir, '--log', o.logFile,
-    ...(o.linkStateFile ? ['--link-state', o.linkStateFile] : [])];
+    ...(o.linkStateFile ? ['--link-state', o.linkStateFile] : []),
+    ...(o.webrtcStack ? ['--webrtc-stack', o.webrtcStack] : [])];
   // o.mptcp: the origin's TCP listeners accept Multipath TCP (mptcpize; QUIC is UDP and unchanged).
   const argv = inNamespace(o.netns, o.mptcp ? mptcpizeArgv(command) : command);
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
