@@ -87,10 +87,13 @@ class FdspResponder {
   async handle(requestId, req) {
     if (this.open.has(requestId)) return this.error(requestId, 400, `request id ${requestId} is already in use`);
     if (this.open.size >= MAX_OPEN_REQUESTS) return this.error(requestId, 429, `at most ${MAX_OPEN_REQUESTS} requests may be open at once`);
+    // The unreliable pump this response uses from start to end (a second association may take
+    // over the session's unreliable part meanwhile: what is queued here drains here).
+    const unreliable = this.o.unreliable;
     // The client's pace for the unreliable part, from this request on (null: unpaced).
-    if (req.paceBps !== undefined && this.o.unreliable.setRate) this.o.unreliable.setRate(req.paceBps);
+    if (req.paceBps !== undefined && unreliable.setRate) unreliable.setRate(req.paceBps);
     const started = performance.now();
-    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
+    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
     this.open.set(requestId, state);
     let file;
     try {
@@ -154,9 +157,9 @@ class FdspResponder {
       while (fragments && s >= fragments[k][1]) k += 1;
       const expiresAt = state.expiresAt === null || !fragments ? state.expiresAt : state.expiresAt + fragments[k][2] * 1000;
       const frame = frames.encodeData(requestId, s, body.subarray(s, e));
-      this.o.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, onSkipped: () => { state.skipped += 1; } });
+      state.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, onSkipped: () => { state.skipped += 1; } });
     }
-    this.o.unreliable.mark(requestId, () => {
+    state.unreliable.mark(requestId, () => {
       if (state.cancelled) return;
       this.o.reliable.push(requestId, frames.encodeEnd(requestId, { unreliableChunks: unreliableChunks.length, unreliableSent: state.sent, unreliableSkipped: state.skipped }));
       this.settle(requestId);
@@ -175,7 +178,7 @@ class FdspResponder {
     if (!state) return;
     state.cancelled = true;
     this.o.reliable.drop(requestId, { keepMarkers: false });
-    this.o.unreliable.drop(requestId, { keepMarkers: false });
+    state.unreliable.drop(requestId, { keepMarkers: false });
     this.settle(requestId);
     this.logEntry(state, { status: 200, bytes: state.sent, aborted: true });
   }
@@ -199,7 +202,7 @@ class FdspResponder {
       bp: state.bp,
       ...(state.udpOnly ? { udpOnly: true } : {}),
       // The unreliable channel's pace while this was sent (bits/s; null: unpaced).
-      paceBps: this.o.unreliable.rateBps ?? null,
+      paceBps: state.unreliable.rateBps ?? null,
       durationMs: Math.round(performance.now() - state.started),
       aborted,
       ...(this.o.logFields ? this.o.logFields() : {}),

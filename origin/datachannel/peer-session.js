@@ -43,6 +43,15 @@ class PeerSession {
       onLocalSignal: (text) => this.signal(text),
       onFailed: (why) => this.close(why),
     });
+    try {
+      this.setUp(o);
+    } catch (err) {
+      this.peer.close(); // nothing else holds it yet
+      throw err;
+    }
+  }
+
+  setUp(o) {
     this.reliable = this.peer.channels.reliable;
     this.unreliable = this.peer.channels.unreliable;
     // The unreliable pump keeps less in the channel's buffer: what waits there cannot be
@@ -54,13 +63,17 @@ class PeerSession {
     this.carrier = null; // the second association carrying this one's unreliable part
     this.responder = new FdspResponder({
       contentDir: o.contentDir, cache: o.contentCache, reliable: this.pumps.reliable, unreliable: this.pumps.unreliable, log: o.log, peerId: `dc-${o.id}`, maps: o.maps, onSettled: () => this.touch(),
-      logFields: () => ({ unreliableVia: this.carrier ? `dc-${this.carrier.o.id}` : `dc-${o.id}` }),
+      // Which connection sent the unreliable part: this one until a second association took over.
+      logFields: () => ({ unreliableVia: this.unreliableVia }),
     });
+    this.unreliableVia = `dc-${o.id}`;
     if (o.carriesFor) {
       const asker = o.carriesFor;
       asker.carrier = this;
       this.unreliable.onOpen(() => this.guarded('pairing', () => {
-        if (!this.closed && !asker.closed) asker.responder.o.unreliable = this.pumps.unreliable;
+        if (this.closed || asker.closed) return;
+        asker.responder.o.unreliable = this.pumps.unreliable;
+        asker.unreliableVia = `dc-${o.id}`;
       }));
     }
     this.clientFrames = new ClientFrames({ responder: this.responder, reliable: this.pumps.reliable, endSession: (why) => this.close(why) });
@@ -98,7 +111,9 @@ class PeerSession {
 
   /** A client frame came: the idle count starts again (session-idle-timer.js: never while sending). */
   touch() {
-    if (!this.idle) this.idle = createIdleTimer({ timeoutMs: this.idleTimeoutMs, busy: () => fdspSessionBusy(this.responder, this.pumps), onIdle: () => this.close(`idle for ${this.idleTimeoutMs / 1000} s`) });
+    // A second association never idles on its own: it lives while the first does (whose close closes it).
+    const busy = () => fdspSessionBusy(this.responder, this.pumps) || Boolean(this.o.carriesFor && !this.o.carriesFor.closed);
+    if (!this.idle) this.idle = createIdleTimer({ timeoutMs: this.idleTimeoutMs, busy, onIdle: () => this.close(`idle for ${this.idleTimeoutMs / 1000} s`) });
     this.idle.touch();
     // The second association gets no requests of its own: it lives as long as the first is used.
     if (this.carrier) this.carrier.touch();

@@ -25,7 +25,13 @@ const PATH = '/fdsp';
  * @param {string} [o.webrtcStack]   stacks/index.js name (default node-datachannel)
  */
 function createSignalingServer(o) {
-  getStack(o.webrtcStack); // an unknown name fails the origin's start, not the first player
+  // An unknown name or a stack whose native module cannot load fails the origin's start, not the first player.
+  const stack = getStack(o.webrtcStack);
+  try {
+    stack.load();
+  } catch (err) {
+    throw new Error(`the WebRTC stack ${stack.name} cannot load: ${err.message}`);
+  }
   const maxPeers = o.maxPeers ?? 32;
   const maxPerClient = o.maxPeersPerClient ?? 4;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -56,26 +62,35 @@ function createSignalingServer(o) {
     if (asker && asker.clientAddress !== client) return refuseUpgrade(socket, 404, 'Not Found: no DataChannel session waits for that pairWith');
     if (asker && asker.carrier) return refuseUpgrade(socket, 409, 'Conflict: that session already has its second association');
     wss.handleUpgrade(req, socket, head, (ws) => {
+      let session;
+      try {
+        session = new PeerSession({
+          ws,
+          contentDir: o.contentDir,
+          contentCache: o.contentCache,
+          bindAddress: o.bindAddress,
+          id: nextId++,
+          log: o.log,
+          maps,
+          idleTimeoutMs: o.idleTimeoutMs,
+          carriesFor: asker,
+          webrtcStack: o.webrtcStack,
+          onClose: () => {
+            sessions.delete(session);
+            if (pair.pairToken && askers.get(pair.pairToken) === session) askers.delete(pair.pairToken);
+            const n = (perClient.get(client) || 1) - 1;
+            if (n > 0) perClient.set(client, n);
+            else perClient.delete(client);
+          },
+        });
+      } catch (err) {
+        // Whatever fails here ends this one session, never the origin (an exception out of the
+        // upgrade handler would end every listener).
+        process.stderr.write(`origin: DataChannel session refused: ${err.message}\n`);
+        try { ws.close(1011, 'the origin could not open a WebRTC peer'); } catch { ws.terminate(); }
+        return;
+      }
       perClient.set(client, (perClient.get(client) || 0) + 1);
-      const session = new PeerSession({
-        ws,
-        contentDir: o.contentDir,
-        contentCache: o.contentCache,
-        bindAddress: o.bindAddress,
-        id: nextId++,
-        log: o.log,
-        maps,
-        idleTimeoutMs: o.idleTimeoutMs,
-        carriesFor: asker,
-        webrtcStack: o.webrtcStack,
-        onClose: () => {
-          sessions.delete(session);
-          if (pair.pairToken && askers.get(pair.pairToken) === session) askers.delete(pair.pairToken);
-          const n = (perClient.get(client) || 1) - 1;
-          if (n > 0) perClient.set(client, n);
-          else perClient.delete(client);
-        },
-      });
       session.clientAddress = client;
       if (pair.pairToken) askers.set(pair.pairToken, session);
       sessions.add(session);

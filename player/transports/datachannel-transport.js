@@ -49,20 +49,30 @@ class DataChannelTransport extends FdspTransport {
     let a = null;
     let b = null;
     let ended = false;
+    let open = false; // onClose only for a pair that was handed out
+    let endedWhileOpening = null;
     const end = (why) => {
       if (ended) return;
       ended = true;
       if (a) a.close();
       if (b) b.close();
-      onClose(why);
+      if (open) onClose(why);
+      else endedWhileOpening = why;
     };
     a = await openFdspBrowserSession(withParam(this.signalingUrl, 'pairToken', token), { label: this.label, onMessage, onClose: (why) => end(why) });
     try {
       b = await openFdspBrowserSession(withParam(this.signalingUrl, 'pairWith', token), { label: `${this.label} (second association)`, onMessage, onClose: (why) => end(`second association: ${why}`) });
     } catch (err) {
+      ended = true;
       a.close();
       throw err;
     }
+    if (endedWhileOpening !== null) {
+      a.close();
+      b.close();
+      throw new Error(`${this.label}: the first association ended while the second opened: ${endedWhileOpening}`);
+    }
+    open = true;
     return {
       send: (frame) => a.send(frame),
       close: () => {

@@ -38,6 +38,8 @@ async function openFdspBrowserSession(signalingUrl, { label, onMessage, onClose 
       reliable.onopen = onOpen;
       unreliable.onopen = onOpen;
       ws.onerror = () => settle(reject, new Error(`${label}: cannot reach the signaling endpoint ${signalingUrl}`));
+      // The origin refused or ended the session before the channels opened (replaced once open).
+      ws.onclose = (e) => settle(reject, new Error(`${label}: the origin closed the signaling before the DataChannels opened${e && e.reason ? `: ${e.reason}` : ''}`));
       ws.onmessage = async (e) => {
         try {
           const msg = parseSignal(e.data, { from: 'origin', isBinary: typeof e.data !== 'string' });

@@ -57,6 +57,7 @@ class FdspTransport {
     this.bpHistory = [];
     const bp = parseBp(o.bp ?? bpOption.default);
     this.autoBp = typeof bp === 'string' ? parseAutoBp(bp) : null;
+    if (this.mode === 'udp-only' && this.autoBp) throw new RangeError(`${o.label}: mode udp-only sends no I-slice data reliably, so a dynamic BP ("${o.bp}") has nothing to move: give a fixed BP or mode fdsp`);
     this.setBp(this.autoBp ? Math.round((this.autoBp.minBp + this.autoBp.maxBp) / 2) : bp);
     this.core = new FdspClientCore();
     this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now(), this.stallState())));
@@ -104,16 +105,21 @@ class FdspTransport {
 
   connect() {
     if (!this.connecting) {
-      this.connecting = this.openSession({
+      let session = null;
+      const connecting = this.openSession({
         onMessage: (data, channel) => this.handle(this.core.receive(data, channel, performance.now(), this.stallState())),
-        onClose: (why) => this.teardown(why),
-      }).then((session) => {
-        this.session = session;
-        return session;
+        // Only the current session's end tears down (an older one's late close must not).
+        onClose: (why) => { if (session && session === this.session) this.teardown(why); },
+      }).then((s) => {
+        session = s;
+        if (this.connecting === connecting) this.session = s;
+        else s.close(); // superseded meanwhile
+        return s;
       }, (err) => {
-        this.connecting = null; // the next request tries again
+        if (this.connecting === connecting) this.connecting = null; // the next request tries again
         throw err;
       });
+      this.connecting = connecting;
     }
     return this.connecting;
   }

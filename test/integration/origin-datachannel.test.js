@@ -134,8 +134,9 @@ test('hostile signaling is refused with a reason and the socket closed; limits h
   });
   expect(other).toBe(404);
   // Pairing (two associations): a malformed token, a pairWith nobody asked for, a token taken twice.
+  // From another loopback address, so these sessions do not count against the limit checked below.
   const upgrade = (query) => new Promise((resolve) => {
-    const ws = new WebSocket(`${origin.urls.fdsp}${query}`);
+    const ws = new WebSocket(`${origin.urls.fdsp}${query}`, { localAddress: '127.0.0.2' });
     ws.on('open', () => resolve({ ws, status: 101 }));
     ws.on('unexpected-response', (req, res) => resolve({ ws, status: res.statusCode }));
     ws.on('error', () => {});
@@ -146,8 +147,15 @@ test('hostile signaling is refused with a reason and the socket closed; limits h
   const asker = await upgrade('?pairToken=00112233445566ff');
   expect(asker.status).toBe(101);
   expect((await upgrade('?pairToken=00112233445566ff')).status).toBe(409);
+  // Another address cannot take a pairWith it did not ask for.
+  const stranger = await new Promise((resolve) => {
+    const ws = new WebSocket(`${origin.urls.fdsp}?pairWith=00112233445566ff`);
+    ws.on('unexpected-response', (req, res) => resolve(res.statusCode));
+    ws.on('open', () => { resolve(101); ws.terminate(); });
+    ws.on('error', () => {});
+  });
+  expect(stranger).toBe(404);
   asker.ws.terminate();
-  await new Promise((r) => setTimeout(r, 200)); // the asker's session closes with its socket
   // At most 4 sessions per client address.
   const sockets = await Promise.all(Array.from({ length: 5 }, () => new Promise((resolve) => {
     const ws = new WebSocket(origin.urls.fdsp);

@@ -72,7 +72,8 @@ async function main(argv) {
     if (!(Number.isInteger(playbacks) && playbacks > 0 && stopAt >= 5)) throw new UsageError(`--clean needs a number of playbacks >= 1 and --stop >= 5 s\n\n${USAGE}`);
     const contentDir = path.join(REPO, 'content');
     await ensureContent({ preset: 'sample', contentDir });
-    const rows = await cleanLinkLoss({ playbacks, stopAt, contentDir, log: (line) => process.stderr.write(`${line}\n`) });
+    if (values.stack !== undefined && !stackNames().includes(values.stack)) throw new UsageError(`--clean runs one stack: --stack ${stackNames().join(' or ')}\n\n${USAGE}`);
+    const rows = await cleanLinkLoss({ playbacks, stopAt, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(cleanLossTable(rows));
     return;
   }

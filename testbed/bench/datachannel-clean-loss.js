@@ -19,9 +19,9 @@ const SETTINGS = [
 ];
 
 /** Where the origin runs for one setting: loopback, or the server namespace of a clean emulated link. */
-async function originFor(setting, { contentDir, dataDir }) {
+async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
   if (setting.rateMbps === null) {
-    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir, dataDir, log: () => {} });
+    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir, dataDir, webrtcStack, log: () => {} });
     return { pageBase: origin.urls.http11, netns: null, originInfo: null, close: () => origin.close() };
   }
   const rate = setting.rateMbps * 1e6;
@@ -30,7 +30,7 @@ async function originFor(setting, { contentDir, dataDir }) {
   const link = await createEmulatedLink({ index: 234, toClient: { delayMs: setting.rttMs / 2, rate, queueLimitBytes }, toServer: { delayMs: setting.rttMs / 2 } });
   let origin = null;
   try {
-    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile: '/dev/null' });
+    origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile: '/dev/null', webrtcStack });
   } catch (err) {
     await link.close();
     throw err;
@@ -53,14 +53,15 @@ async function originFor(setting, { contentDir, dataDir }) {
  * @param {number} [o.stopAt]    seconds of each playback (default 30)
  * @param {Array<number|string>} [o.paces]  default: [1.5, 'off']
  * @param {(line: string) => void} [o.log]  progress
+ * @param {string} [o.webrtcStack]  the origin's WebRTC stack
  * @returns {Promise<object[]>} one row per setting and pace
  */
-async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], settings = SETTINGS, log = () => {} }) {
+async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], settings = SETTINGS, webrtcStack, log = () => {} }) {
   const rows = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-clean-'));
   try {
     for (const setting of settings) {
-      const where = await originFor(setting, { contentDir, dataDir });
+      const where = await originFor(setting, { contentDir, dataDir, webrtcStack });
       try {
         for (const pace of paces) {
           const row = { setting: setting.name, pace: String(pace), playbacks: 0, zeroLoss: 0, lost: 0, chunks: 0, worst: 0, failed: 0 };

@@ -1,7 +1,8 @@
 'use strict';
 // The origin's WebRTC stacks for FDSP DataChannel sessions: the only list of their names. One is
 // chosen per origin (`npm run origin -- --webrtc-stack NAME`, startOrigin({webrtcStack})); each
-// module exports {name, label, openPeer(o)} (stacks/node-datachannel.js says what a peer offers).
+// module exports {name, label, load(), openPeer(o)} (stacks/node-datachannel.js says what a peer
+// offers; load() brings in the native module, so a missing one fails the origin's start).
 const STACKS = [require('./node-datachannel'), require('./wrtc')];
 const DEFAULT_STACK = 'node-datachannel';
 

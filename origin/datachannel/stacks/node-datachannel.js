@@ -11,7 +11,8 @@ const { CHANNELS, nodeDataChannelInit, encode } = require('../../../shared/fdsp/
 // and arrived after their deadline (PLR 88 % from 2 % loss). The buffer also holds the data in
 // flight, so it must stay above the bandwidth-delay product the lab emulates.
 const SCTP_SEND_BUFFER_BYTES = Number(process.env.LAB_SCTP_SEND_BUFFER_BYTES) || 256 * 1024;
-let configured = false;
+// Set when the origin loads, before any peer connection exists (as it always was).
+nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
 
 /** One channel as the session wants it. */
 function channel(dc) {
@@ -34,10 +35,6 @@ function channel(dc) {
  * @param {{id: number, bindAddress?: string, onLocalSignal: (text: string) => void, onFailed: (why: string) => void}} o
  */
 function openPeer({ id, bindAddress, onLocalSignal, onFailed }) {
-  if (!configured) {
-    nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
-    configured = true;
-  }
   // No auto-negotiation: creating the channels would otherwise make this side offer too.
   const pc = new nodeDataChannel.PeerConnection(`lab-peer-${id}`, { iceServers: [], ...(bindAddress ? { bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
   const reliable = pc.createDataChannel(CHANNELS.reliable.label, nodeDataChannelInit(CHANNELS.reliable));
@@ -63,4 +60,4 @@ function openPeer({ id, bindAddress, onLocalSignal, onFailed }) {
   };
 }
 
-module.exports = { name: 'node-datachannel', label: 'node-datachannel (libdatachannel)', openPeer };
+module.exports = { name: 'node-datachannel', label: 'node-datachannel (libdatachannel)', load: () => nodeDataChannel, openPeer };

@@ -2,7 +2,7 @@
 // The origin's WebRTC peer on @roamhq/wrtc (the maintained node-webrtc, libwebrtc's own stack):
 // the project design's named WebRTC package, offered beside node-datachannel (issue 16 item 3).
 // Its quirks, measured on these machines (docs/platform-notes.md): `bufferedamountlow` never
-// fires, so the pump's wake-up is polled; a channel whose peer went away never closes by itself
+// fires, so the pump's wake-up is polled (only while data waits in the channel); a channel whose peer went away never closes by itself
 // and its sockets leak until pc.close(), so close() closes everything explicitly; a message over
 // 262144 bytes silently closes the channel (the lab's frames stay far below).
 const { CHANNELS, webRtcChannelInit, encode } = require('../../../shared/fdsp/signaling');
@@ -20,20 +20,28 @@ function channel(dc, timers) {
     poll = null;
   };
   timers.add(stopPoll);
+  let onLow = null;
+  // Polled only while the channel holds more than the low mark (the pump waits then), until it
+  // drains below it or the channel closes.
+  const startPoll = () => {
+    if (poll || !onLow) return;
+    poll = setInterval(() => {
+      if (dc.readyState === 'closed') stopPoll();
+      else if (dc.bufferedAmount <= low) {
+        stopPoll();
+        onLow();
+      }
+    }, POLL_MS);
+  };
   return {
     pumpable: {
-      send: (frame) => dc.send(frame),
+      send: (frame) => {
+        dc.send(frame);
+        if (dc.bufferedAmount > low) startPoll();
+      },
       bufferedAmount: () => dc.bufferedAmount,
       setBufferedAmountLowThreshold: (n) => { low = n; },
-      // Polled for the channel's life (the pump's callback is cheap when it has nothing queued),
-      // stopped when the channel or the peer closes.
-      onBufferedAmountLow: (cb) => {
-        stopPoll();
-        poll = setInterval(() => {
-          if (dc.readyState === 'closed') stopPoll();
-          else if (dc.readyState === 'open' && dc.bufferedAmount <= low) cb();
-        }, POLL_MS);
-      },
+      onBufferedAmountLow: (cb) => { onLow = cb; },
     },
     onMessage: (cb) => { dc.onmessage = (e) => cb(typeof e.data === 'string' ? e.data : Buffer.from(e.data)); },
     onOpen: (cb) => { dc.onopen = cb; },
@@ -47,8 +55,14 @@ function channel(dc, timers) {
  * @param {{id: number, bindAddress?: string, onLocalSignal: (text: string) => void, onFailed: (why: string) => void}} o
  *   bindAddress: not offered by this stack (ICE gathers on every interface of the namespace)
  */
+/** Loads the native module (at the origin's start: a missing binary fails it there, not at the first player). */
+function load() {
+  if (!wrtc) wrtc = require('@roamhq/wrtc');
+  return wrtc;
+}
+
 function openPeer({ onLocalSignal, onFailed }) {
-  if (!wrtc) wrtc = require('@roamhq/wrtc'); // loaded on first use: the default stack never pays for it
+  load();
   const pc = new wrtc.RTCPeerConnection({ iceServers: [] });
   const reliable = pc.createDataChannel(CHANNELS.reliable.label, webRtcChannelInit(CHANNELS.reliable));
   const unreliable = pc.createDataChannel(CHANNELS.unreliable.label, webRtcChannelInit(CHANNELS.unreliable));
@@ -81,4 +95,4 @@ function openPeer({ onLocalSignal, onFailed }) {
   };
 }
 
-module.exports = { name: 'wrtc', label: '@roamhq/wrtc (node-webrtc, libwebrtc)', openPeer };
+module.exports = { name: 'wrtc', label: '@roamhq/wrtc (node-webrtc, libwebrtc)', load, openPeer };
