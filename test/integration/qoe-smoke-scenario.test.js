@@ -67,10 +67,12 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
       expect(Object.keys(qoe.summary.protocols)).toEqual([rec.transport === 'h2' ? 'h2' : 'http/1.1']);
       // Every request waits at least one round trip for its first byte.
       for (const s of qoe.segments) expect(s.firstByte - s.requestStart).toBeGreaterThanOrEqual(99);
-      // No large segment arrives faster than the link allows.
+      // No large segment arrives faster than the link allows. Timed from the request less one round
+      // trip, not from the first byte: the first byte's timestamp can come after a window of bytes
+      // already in (a CI run measured 9.04 Mbit/s from first to last byte on this 8 Mbit/s link).
       const big = qoe.segments.filter((s) => s.bytes > 200000);
       expect(big.length).toBeGreaterThan(0);
-      for (const s of big) expect((8 * s.bytes) / ((s.lastByte - s.firstByte) / 1000)).toBeLessThan(8e6 * 1.1);
+      for (const s of big) expect((8 * s.bytes) / ((s.lastByte - s.requestStart - 100) / 1000)).toBeLessThan(8e6 * 1.1);
       // The emulator carried the media, plus headers; the origin served what the player fetched.
       expect(rec.metrics.wireBytesDown).toBeGreaterThan(rec.metrics.mediaBytes);
       expect(rec.metrics.overhead).toBeGreaterThan(0.02);
