@@ -133,7 +133,8 @@ describe('content build', () => {
       for (const s of segs) expect(s.priority.frames[0]).toMatchObject({ type: 'I', idr: true });
       iFrames[preset] = segs.flatMap((s) => s.priority.frames).filter((f) => f.type === 'I').length;
     }
-    expect(iFrames['paper-fdsp-low']).toBe(2);
+    // Low motion: no scene cuts, an I-frame every keyframeSeconds (6 s) besides each segment start: 0, 6, 10, 16 s.
+    expect(iFrames['paper-fdsp-low']).toBe(4);
     expect(iFrames['paper-fdsp-high']).toBeGreaterThan(8);
   });
 
