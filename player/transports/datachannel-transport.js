@@ -6,14 +6,7 @@
 // fdsp-browser-session.js (WebSocket signaling + RTCPeerConnection).
 const { FdspTransport } = require('./fdsp-transport');
 const { openFdspBrowserSession } = require('./fdsp-browser-session');
-const { newPairToken } = require('../../shared/fdsp/pair-token');
-
-/** The signaling URL with one more query parameter. */
-function withParam(url, name, value) {
-  const u = new URL(url);
-  u.searchParams.set(name, value);
-  return u.href;
-}
+const { newPairToken, sessionUrl } = require('../../shared/fdsp/pair-token');
 
 class DataChannelTransport extends FdspTransport {
   /**
@@ -59,9 +52,9 @@ class DataChannelTransport extends FdspTransport {
       if (open) onClose(why);
       else endedWhileOpening = why;
     };
-    a = await openFdspBrowserSession(withParam(this.signalingUrl, 'pairToken', token), { label: this.label, onMessage, onClose: (why) => end(why) });
+    a = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairToken: token }), { label: this.label, onMessage, onClose: (why) => end(why) });
     try {
-      b = await openFdspBrowserSession(withParam(this.signalingUrl, 'pairWith', token), { label: `${this.label} (second association)`, onMessage, onClose: (why) => end(`second association: ${why}`) });
+      b = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairWith: token }), { label: `${this.label} (second association)`, onMessage, onClose: (why) => end(`second association: ${why}`) });
     } catch (err) {
       ended = true;
       a.close();

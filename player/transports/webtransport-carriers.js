@@ -10,7 +10,7 @@
 //           paper 000's TCP + uncontrolled UDP. The origin pairs them by T, 16 hex characters
 //           the page makes.
 // Pure apart from the token's randomness, so it is checked in Node.
-const { newPairToken } = require('../../shared/fdsp/pair-token');
+const { newPairToken, sessionUrl } = require('../../shared/fdsp/pair-token');
 const { FIXED_NOTE } = require('./webtransport-options');
 
 // The QUIC server's bounds for a fixed rate (kbit/s).
@@ -26,12 +26,6 @@ function fixedRateKbps(highestBandwidthBps, margin) {
     throw new RangeError(`a fixed rate of ${kbps} kbit/s (${highestBandwidthBps} bit/s x ${margin}) is outside the QUIC server's ${MIN_RATE_KBPS}-${MAX_RATE_KBPS} kbit/s`);
   }
   return kbps;
-}
-
-function sessionUrl(baseUrl, params) {
-  const url = new URL(baseUrl);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
-  return url.toString();
 }
 
 /**

@@ -12,6 +12,13 @@ function newPairToken() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** A session's URL: the carrier's base URL with these query parameters (its pairing, its options). */
+function sessionUrl(baseUrl, params) {
+  const url = new URL(baseUrl);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+  return url.toString();
+}
+
 /**
  * A session URL's pairing, checked.
  * @param {URLSearchParams} query
@@ -31,4 +38,4 @@ function readPairParams(query) {
   return { pairToken, pairWith };
 }
 
-module.exports = { newPairToken, readPairParams, TOKEN };
+module.exports = { newPairToken, readPairParams, sessionUrl, TOKEN };
