@@ -13,11 +13,12 @@ const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { cleanLinkLoss, cleanLossTable } = require('./datachannel-clean-loss');
 const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
+const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
 const REPO = path.resolve(__dirname, '..', '..');
 // Bad options: said with the usage, without a stack.
 class UsageError extends Error {}
-const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all]
+const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all] [--sctp SETTINGS]...
        npm run bench:datachannel -- --clean N [--stop SECONDS]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
@@ -26,6 +27,15 @@ the sample's top rung. Needs root.
 
 --stack: the origin's WebRTC stack (${stackNames().join(', ')}; default ${DEFAULT_STACK}); all: one
 table per stack, each against HTTP/1.1 measured beside it.
+
+--sctp: the origin's SCTP settings (node-datachannel stack), "default" or KEY=VALUE[,KEY=VALUE]
+with KEY one of:
+  ${SCTP_SETTING_KEYS.join(', ')}
+Give it several times for one table per setting, each against HTTP/1.1 measured beside it:
+which setting limits the goodput (congestionControlModule: usrsctp's 0 RFC 4960, 1 HighSpeed,
+2 H-TCP, 3 RTCC). The origin's defaults: libdatachannel's (1 MiB buffers, initial window 10
+packets, SACK delay 20 ms, mtu 1280) with the send buffer at 256 KiB. The same as LAB_SCTP in
+the origin's environment. The client here is libdatachannel too (1 MiB receive buffer).
 
 --clean N: loss on clean links as a user meets it: N playbacks of the sample (BP 100, BBA-2,
 --stop seconds each, default 30) in Chromium, one at a time, on plain loopback and through the
@@ -61,7 +71,7 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, clean: { type: 'string' }, stop: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
@@ -84,6 +94,15 @@ async function main(argv) {
   if (!(rate > 0 && rtt >= 0 && loss >= 0 && loss < 1 && Number.isInteger(n) && n > 0)) throw new UsageError(`bad options\n\n${USAGE}`);
   const stacks = values.stack === 'all' ? stackNames() : [values.stack ?? DEFAULT_STACK];
   if (!stacks.every((s) => stackNames().includes(s))) throw new UsageError(`--stack must be ${stackNames().join(', ')} or all, got "${values.stack}"\n\n${USAGE}`);
+  const sctpSets = (values.sctp ?? ['default']).map((text) => {
+    try {
+      return text === 'default' ? 'default' : formatSctpSettings(parseSctpSettings(text));
+    } catch (err) {
+      throw new UsageError(`--sctp: ${err.message}\n\n${USAGE}`);
+    }
+  });
+  if (sctpSets.some((t) => t !== 'default') && stacks.some((s) => s !== DEFAULT_STACK)) throw new UsageError(`--sctp applies to the ${DEFAULT_STACK} stack only\n\n${USAGE}`);
+  const runs = stacks.flatMap((stack) => sctpSets.map((sctp) => ({ stack, sctp })));
   const contentDir = path.join(REPO, 'content');
   await ensureContent({ preset: 'sample', contentDir });
   const index = require(path.join(contentDir, 'sample', 'index.json'));
@@ -98,9 +117,9 @@ async function main(argv) {
   let origin = null;
   try {
     setCongestionControl(link.serverNs, 'cubic');
-    for (const stack of stacks) {
-      origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir: path.join(REPO, 'data'), logFile: '/dev/null', webrtcStack: stack });
-      process.stdout.write(`origin's WebRTC stack: ${stack}\n`);
+    for (const { stack, sctp } of runs) {
+      origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir: path.join(REPO, 'data'), logFile: '/dev/null', webrtcStack: stack, env: sctp === 'default' ? {} : { LAB_SCTP: sctp } });
+      process.stdout.write(`origin's WebRTC stack: ${stack}${stack === DEFAULT_STACK ? `; SCTP settings: ${sctp}` : ''}\n`);
       const before = await link.counters(); // this stack's drops only
       process.stderr.write(`link: ${rate / 1e6} Mbit/s, RTT ${rtt} ms, loss ${loss * 100} %; ${n} segments of ${top.bandwidth / 1000} kbps (${(urls.length && top.segments.slice(0, n).reduce((a, s) => a + s.size, 0) / 1e6).toFixed(1)} MB)\n`);
       const out = JSON.parse(nodeIn(link.clientNs, clientScript({ http11: origin.pageBase, fdsp: origin.urls.fdsp, clientIp: link.clientIp, urls }), 600000).trim().split('\n').pop());

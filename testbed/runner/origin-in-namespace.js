@@ -18,6 +18,7 @@ const STDERR_TAIL_CHARS = 1000;
  * @param {string} o.netns, o.host, o.contentDir, o.dataDir, o.logFile
  * @param {string} [o.webrtcStack]   the origin's WebRTC stack for DataChannel sessions (its --webrtc-stack)
  * @param {number} [o.readyTimeoutMs]  default 30 s
+ * @param {object} [o.env]  more environment for the origin (e.g. LAB_SCTP: stacks/sctp-settings.js)
  * @returns {Promise<{pid: number, pageBase: string, urls: object, info: object, exited: Promise<{code: number|null, signal: string|null}>,
  *   stderrTail: () => string, close: () => Promise<void>}>}
  *   pid: the origin's own process (the ready line's); pageBase: its HTTP/1.1 URL, where the
@@ -33,7 +34,7 @@ async function startOriginInNamespace(o) {
     ...(o.webrtcStack ? ['--webrtc-stack', o.webrtcStack] : [])];
   // o.mptcp: the origin's TCP listeners accept Multipath TCP (mptcpize; QUIC is UDP and unchanged).
   const argv = inNamespace(o.netns, o.mptcp ? mptcpizeArgv(command) : command);
-  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], ...(o.env ? { env: { ...process.env, ...o.env } } : {}) });
   const origin = new OriginProcess(child, o.readyTimeoutMs || 30000);
   try {
     await origin.ready;

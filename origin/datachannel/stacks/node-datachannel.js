@@ -4,6 +4,7 @@
 // docs/platform-notes.md). Pre-negotiated channels, ids 0 and 1 (shared/fdsp/signaling.js).
 const nodeDataChannel = require('node-datachannel');
 const { CHANNELS, nodeDataChannelInit, encode } = require('../../../shared/fdsp/signaling');
+const { parseSctpSettings } = require('./sctp-settings');
 
 // SCTP's own send buffer. libdatachannel raises usrsctp's to 1 MiB for throughput, but
 // bufferedAmount() does not count what sits there, so the pumps kept it full: on a lossy
@@ -11,8 +12,25 @@ const { CHANNELS, nodeDataChannelInit, encode } = require('../../../shared/fdsp/
 // and arrived after their deadline (PLR 88 % from 2 % loss). The buffer also holds the data in
 // flight, so it must stay above the bandwidth-delay product the lab emulates.
 const SCTP_SEND_BUFFER_BYTES = Number(process.env.LAB_SCTP_SEND_BUFFER_BYTES) || 256 * 1024;
-// Set when the origin loads, before any peer connection exists (as it always was).
-nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES });
+// LAB_SCTP="KEY=VALUE,..." sets any of libdatachannel's SCTP settings and the peer's mtu, for
+// `npm run bench:datachannel -- --sctp ...`; read by load(), so a bad value fails the origin's
+// start with the reason.
+let sctpMtu;
+
+/** Applies the SCTP settings once, when the origin starts, before any peer connection exists. */
+function load() {
+  if (sctpMtu !== undefined) return nodeDataChannel;
+  let overrides;
+  try {
+    overrides = parseSctpSettings(process.env.LAB_SCTP);
+  } catch (err) {
+    throw new Error(`LAB_SCTP: ${err.message}`);
+  }
+  const { mtu, ...settings } = overrides;
+  nodeDataChannel.setSctpSettings({ sendBufferSize: SCTP_SEND_BUFFER_BYTES, ...settings });
+  sctpMtu = mtu ?? null;
+  return nodeDataChannel;
+}
 
 /** One channel as the session wants it. */
 function channel(dc) {
@@ -36,7 +54,7 @@ function channel(dc) {
  */
 function openPeer({ id, bindAddress, onLocalSignal, onFailed }) {
   // No auto-negotiation: creating the channels would otherwise make this side offer too.
-  const pc = new nodeDataChannel.PeerConnection(`lab-peer-${id}`, { iceServers: [], ...(bindAddress ? { bindAddress } : {}), maxMessageSize: 256 * 1024, disableAutoNegotiation: true });
+  const pc = new nodeDataChannel.PeerConnection(`lab-peer-${id}`, { iceServers: [], ...(bindAddress ? { bindAddress } : {}), maxMessageSize: 256 * 1024, ...(load() && sctpMtu ? { mtu: sctpMtu } : {}), disableAutoNegotiation: true });
   const reliable = pc.createDataChannel(CHANNELS.reliable.label, nodeDataChannelInit(CHANNELS.reliable));
   const unreliable = pc.createDataChannel(CHANNELS.unreliable.label, nodeDataChannelInit(CHANNELS.unreliable));
   pc.onLocalDescription((sdp, type) => onLocalSignal(encode.description(type, sdp)));
@@ -60,4 +78,4 @@ function openPeer({ id, bindAddress, onLocalSignal, onFailed }) {
   };
 }
 
-module.exports = { name: 'node-datachannel', label: 'node-datachannel (libdatachannel)', load: () => nodeDataChannel, openPeer };
+module.exports = { name: 'node-datachannel', label: 'node-datachannel (libdatachannel)', load, openPeer };
