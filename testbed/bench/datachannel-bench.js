@@ -13,13 +13,14 @@ const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { cleanLinkLoss, cleanLossTable } = require('./datachannel-clean-loss');
 const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
+const paceOption = require('../../player/transports/pace-option');
 const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
 const REPO = path.resolve(__dirname, '..', '..');
 // Bad options: said with the usage, without a stack.
 class UsageError extends Error {}
 const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all] [--sctp SETTINGS]...
-       npm run bench:datachannel -- --clean N [--stop SECONDS]
+       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
 emulated link, measured in one run. Defaults: 20 Mbit/s, 50 ms RTT, no loss, 15 segments of
@@ -41,7 +42,8 @@ the origin's environment. The client here is libdatachannel too (1 MiB receive b
 --stop seconds each, default 30) in Chromium, one at a time, on plain loopback and through the
 emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), each with the unreliable channel
 paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting
-(20 per cell is about 70 minutes).
+(20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
+(default 1.5,off; 20 per cell of the default pace alone is about 35 minutes).
 `;
 
 // Runs in the client namespace: fetches the same segments over HTTP/1.1 and the DataChannel.
@@ -71,11 +73,12 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, clean: { type: 'string' }, stop: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
+  if (values.pace !== undefined && values.clean === undefined) throw new UsageError(`--pace goes with --clean\n\n${USAGE}`);
   if (values.clean !== undefined) {
     const playbacks = Number(values.clean);
     const stopAt = Number(values.stop ?? 30);
@@ -83,7 +86,11 @@ async function main(argv) {
     const contentDir = path.join(REPO, 'content');
     await ensureContent({ preset: 'sample', contentDir });
     if (values.stack !== undefined && !stackNames().includes(values.stack)) throw new UsageError(`--clean runs one stack: --stack ${stackNames().join(' or ')}\n\n${USAGE}`);
-    const rows = await cleanLinkLoss({ playbacks, stopAt, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
+    // The transport option's own rule (player/transports/pace-option.js), so a typo fails before any playback.
+    const problems = [];
+    const paces = (values.pace ?? `${paceOption.default},off`).split(',').map((p) => paceOption.parse(p, { whole: `--pace "${p}"` }, problems));
+    if (problems.length) throw new UsageError(`${problems.join('\n')}\n\n${USAGE}`);
+    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(cleanLossTable(rows));
     return;
   }
