@@ -1,7 +1,7 @@
 'use strict';
 // What a client may send in an FDSP session, whatever carries it (a DataChannel pair, a
-// WebTransport session): REQUEST and CANCEL, decoded and checked here, answered by the session's
-// FdspResponder. Anything else, a malformed frame, or a request over the limits is a strike,
+// WebTransport session): REQUEST, CANCEL and STALL, decoded and checked here, answered by the
+// session's FdspResponder. Anything else, a malformed frame, or a request over the limits is a strike,
 // answered with an ERROR frame; more than MAX_BAD_FRAMES strikes and the session is ended.
 const { decodeFrame, encodeError, FrameError } = require('../shared/fdsp/frames');
 const { RequestRateLimit } = require('./datachannel/request-rate-limit');
@@ -39,6 +39,7 @@ class ClientFrames {
       if (!this.requestRate.take()) return this.strike(frame.requestId, new FrameError('rate', `more than ${this.requestRate.perSecond} requests a second (bursts of ${this.requestRate.burst})`), 429);
       responder.handle(frame.requestId, frame.payload);
     } else if (frame.type === 'CANCEL') responder.cancel(frame.requestId);
+    else if (frame.type === 'STALL') responder.stalled(frame.payload.stalled);
     else this.strike(frame.requestId, new FrameError('unexpected', `a client does not send ${frame.type}`));
     return undefined;
   }

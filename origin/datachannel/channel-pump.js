@@ -31,7 +31,7 @@ class ChannelPump {
     this.tokens = 0; // bytes that may go now (paced only)
     this.tokensAt = 0;
     this.wait = null; // the timer that resumes a paced pump
-    this.queue = []; // {frame, requestId, onSent, expiresAt, onSkipped} or {marker: () => void, requestId}
+    this.queue = []; // {frame, requestId, onSent, expiresAt, onSkipped, clock} or {marker: () => void, requestId}
     this.closed = false;
     this.pumping = false;
     channel.setBufferedAmountLowThreshold(lowWaterBytes);
@@ -40,11 +40,12 @@ class ChannelPump {
 
   /**
    * Queues a frame; onSent runs when it has been handed to the channel. A frame still queued
-   * at expiresAt (performance.now() ms) is skipped and onSkipped runs instead.
+   * at expiresAt is skipped and onSkipped runs instead; expiresAt is in the time of `clock`
+   * (default performance.now(); the responder's is the client's playout time, playout-clock.js).
    */
-  push(requestId, frame, onSent, { expiresAt = null, onSkipped = null } = {}) {
+  push(requestId, frame, onSent, { expiresAt = null, onSkipped = null, clock = null } = {}) {
     if (this.closed) return;
-    this.queue.push({ requestId, frame, onSent, expiresAt, onSkipped });
+    this.queue.push({ requestId, frame, onSent, expiresAt, onSkipped, clock });
     this.pump();
   }
 
@@ -99,7 +100,7 @@ class ChannelPump {
           next.marker();
           continue;
         }
-        if (next.expiresAt !== null && performance.now() > next.expiresAt) {
+        if (next.expiresAt !== null && (next.clock ? next.clock() : performance.now()) > next.expiresAt) {
           this.queue.shift();
           if (next.onSkipped) next.onSkipped();
           continue;

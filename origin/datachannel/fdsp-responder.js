@@ -16,6 +16,7 @@ const { splitSegment, chunkRanges } = require('../../shared/fdsp/split-segment')
 const { resolveSafePath, UnsafePathError } = require('../safe-path');
 const { realPathInsideAsync } = require('../real-path-inside');
 const { contentTypeFor } = require('../content-types');
+const { PlayoutClock } = require('./playout-clock');
 
 const RELIABLE_FRAME_BYTES = 16 * 1024;
 const UNRELIABLE_CHUNK_BYTES = 1100;
@@ -73,6 +74,13 @@ class FdspResponder {
     this.o = o;
     this.maps = o.maps || new PriorityMaps(o.contentDir);
     this.open = new Map(); // requestId -> state
+    // The client's playout time (its STALL frames stop it): chunk deadlines are kept in it.
+    this.clock = new PlayoutClock();
+  }
+
+  /** The client began (true) or stopped (false) stalling: later deadlines move by the stall. */
+  stalled(isStalled) {
+    this.clock.setStalled(isStalled);
   }
 
   /** Requests being answered now. */
@@ -93,7 +101,7 @@ class FdspResponder {
     // The client's pace for the unreliable part, from this request on (null: unpaced).
     if (req.paceBps !== undefined && unreliable.setRate) unreliable.setRate(req.paceBps);
     const started = performance.now();
-    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : started + req.deadlineMs };
+    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : this.clock.now() + req.deadlineMs };
     this.open.set(requestId, state);
     let file;
     try {
@@ -152,12 +160,14 @@ class FdspResponder {
     // it is skipped, not sent, and END says how many went.
     // The deadline the client gave is its first frame's: a chunk of a later fragment plays
     // (and expires) that fragment's media time later.
+    // Deadlines are in the client's playout time: a stall the client reports moves them all.
+    const playoutNow = () => this.clock.now();
     let k = 0;
     for (const [s, e] of unreliableChunks) {
       while (fragments && s >= fragments[k][1]) k += 1;
       const expiresAt = state.expiresAt === null || !fragments ? state.expiresAt : state.expiresAt + fragments[k][2] * 1000;
       const frame = frames.encodeData(requestId, s, body.subarray(s, e));
-      state.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, onSkipped: () => { state.skipped += 1; } });
+      state.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, clock: playoutNow, onSkipped: () => { state.skipped += 1; } });
     }
     state.unreliable.mark(requestId, () => {
       if (state.cancelled) return;
@@ -199,6 +209,10 @@ class FdspResponder {
       reliableBytes: state.head ? state.head.reliableBytes : 0,
       unreliableChunks: state.head ? state.head.unreliableChunks : 0,
       unreliableSent: state.sent,
+      // Skipped at their deadline (in the client's playout time), and the stall the client had
+      // reported by then (its STALL frames): what moved those deadlines.
+      unreliableSkipped: state.skipped,
+      clientStalledMs: Math.round(this.clock.stalledMsAt()),
       bp: state.bp,
       ...(state.udpOnly ? { udpOnly: true } : {}),
       // The unreliable channel's pace while this was sent (bits/s; null: unpaced).

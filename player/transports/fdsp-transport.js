@@ -16,6 +16,7 @@
 //
 // Same interface as the HTTP transports (transport.js); plus setBp(n) (live BP) and stats().
 const { FdspClientCore } = require('../../shared/fdsp/client-core');
+const frames = require('../../shared/fdsp/frames');
 const { playoutDeadlineMs, NO_STALL } = require('../../shared/fdsp/response-assembly');
 const { WakeTimer } = require('../../shared/fdsp/wake-timer');
 const bpOption = require('./bp-option');
@@ -64,6 +65,7 @@ class FdspTransport {
     this.requests = new Map(); // requestId -> what load() was given
     this.session = null;
     this.connecting = null;
+    this.reportedStall = false; // what the current session's origin was last told
   }
 
   /**
@@ -80,8 +82,16 @@ class FdspTransport {
     return {};
   }
 
-  /** The player began or stopped stalling: the fragment it waits for may be due now. */
+  /**
+   * The player began or stopped stalling: the fragment it waits for may be due now, and the
+   * origin hears of it (STALL), so its chunk deadlines move with the stall as these do.
+   */
   stallChanged() {
+    const stalled = this.stallState().since !== null;
+    if (this.session && stalled !== this.reportedStall) {
+      this.reportedStall = stalled;
+      this.send(frames.encodeStall(stalled));
+    }
     this.handle(this.core.tick(performance.now(), this.stallState()));
   }
 
@@ -128,6 +138,7 @@ class FdspTransport {
   teardown(why) {
     this.session = null;
     this.connecting = null;
+    this.reportedStall = false;
     this.handle(this.core.failAll(`${this.label}: ${why}`));
   }
 

@@ -15,6 +15,9 @@
 //           paceBps?: number | null (the session's unreliable sending rate from now on; null: unpaced),
 //           udpOnly?: boolean (paper 000's UDP-only baseline: only container boxes reliable)}
 //   CANCEL  {}
+//   STALL   {stalled: boolean} (request id 0) the player began (true) or stopped (false)
+//           stalling: the origin's chunk deadlines stand still meanwhile (paper 000 moves every
+//           later deadline by a stall's length)
 // server -> client:
 //   HEAD    {status, totalBytes, reliableBytes, unreliableBytes, unreliableChunks, contentType,
 //           fragments?: [[start, end, offsetSeconds], ...]} (reliable) before any DATA of the
@@ -36,7 +39,7 @@ const MAX_JSON_BYTES = 8 * 1024;
 // A client's pace for the unreliable channel: 100 kbit/s to 10 Gbit/s.
 const MIN_PACE_BPS = 1e5;
 const MAX_PACE_BPS = 1e10;
-const TYPES = Object.freeze({ REQUEST: 1, CANCEL: 2, HEAD: 16, DATA: 17, END: 18, ERROR: 19 });
+const TYPES = Object.freeze({ REQUEST: 1, CANCEL: 2, STALL: 3, HEAD: 16, DATA: 17, END: 18, ERROR: 19 });
 const TYPE_NAMES = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
 class FrameError extends Error {
@@ -96,6 +99,11 @@ function checkRequest(p) {
   return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null, ...(p.paceBps === undefined ? {} : { paceBps: p.paceBps }), ...(p.udpOnly ? { udpOnly: true } : {}) };
 }
 
+function checkStall(p) {
+  if (typeof p.stalled !== 'boolean') throw new FrameError('bad-stall', `STALL needs stalled: true or false, got ${JSON.stringify(p.stalled)}`);
+  return { stalled: p.stalled };
+}
+
 /**
  * @param {Uint8Array|ArrayBuffer|Buffer} data  one DataChannel message
  * @returns {{type: string, requestId: number, offset: number, payload?: object, bytes?: Uint8Array}}
@@ -126,7 +134,7 @@ function decodeFrame(data) {
     throw new FrameError('bad-json', `${type} payload is not UTF-8 JSON: ${err.message}`);
   }
   if (!isObject(payload)) throw new FrameError('bad-json', `${type} payload must be a JSON object`);
-  frame.payload = type === 'REQUEST' ? checkRequest(payload) : payload;
+  frame.payload = type === 'REQUEST' ? checkRequest(payload) : type === 'STALL' ? checkStall(payload) : payload;
   return frame;
 }
 
@@ -134,6 +142,7 @@ module.exports = {
   TYPES, MAGIC, VERSION, HEADER_BYTES, MAX_FRAME_BYTES, MIN_PACE_BPS, MAX_PACE_BPS, FrameError, decodeFrame, encodeData,
   encodeRequest: (requestId, req) => encodeJson(TYPES.REQUEST, requestId, checkRequest(req)),
   encodeCancel: (requestId) => encodeJson(TYPES.CANCEL, requestId, {}),
+  encodeStall: (stalled) => encodeJson(TYPES.STALL, 0, checkStall({ stalled })),
   encodeHead: (requestId, head) => encodeJson(TYPES.HEAD, requestId, head),
   encodeEnd: (requestId, end) => encodeJson(TYPES.END, requestId, end),
   encodeError: (requestId, status, message) => encodeJson(TYPES.ERROR, requestId, { status, message: String(message).slice(0, 1000) }),
