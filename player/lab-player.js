@@ -150,7 +150,20 @@ async function startPlayback(o) {
     const rep = e.newRepresentation;
     if (rep) recorder.quality({ id: rep.id, bandwidth: rep.bandwidth });
   });
-  player.on(E.ERROR, (e) => recorder.error(`dash.js: ${(e.error && (e.error.message || e.error.code)) || 'error'}`));
+  // A media element error dash.js reports has ended the playback: dash.js resets a decode
+  // error's MediaSource up to its recoverAttempts (5) and reports only the one after them, then
+  // resets its stream. The run stops there with the error (`fatal`), not at the runner's
+  // timeout: paper000-fdsp's UDP-only cell waited 600 s on a dead player (Chromium's decoder
+  // refuses H.264 whose slice headers were lost).
+  let fatal = null;
+  player.on(E.ERROR, (e) => {
+    const message = `dash.js: ${(e.error && (e.error.message || e.error.code)) || 'error'}`;
+    recorder.error(message);
+    if (!fatal && isFatalMediaError(e)) {
+      fatal = message;
+      setTimeout(stop, 0);
+    }
+  });
 
   const stopper = createPlaybackStopper({ recorder, player, beforeStop: () => { clearInterval(ticker); stalls.dispose(); } });
   const { stop, ended } = stopper;
@@ -175,7 +188,13 @@ async function startPlayback(o) {
   const manifestPath = o.live ? liveManifestPath(o.content, broadcastStartMs(Date.now(), liveDelaySeconds)) : `${contentBase}/manifest.mpd`;
   recorder.config.manifest = manifestPath;
   player.initialize(o.video, new URL(manifestPath, location.href).href, true);
-  return { player, recorder, transport, stop, ended, qoe: () => stopper.record() || recorder.toJSON(), index };
+  return { player, recorder, transport, stop, ended, fatal: () => fatal, qoe: () => stopper.record() || recorder.toJSON(), index };
 }
 
-module.exports = { startPlayback, fetchContentIndex, segmentLookup };
+/** dash.js's report of a media element error it does not recover from (MEDIA_ERR_* codes 1-5). */
+function isFatalMediaError(e) {
+  const err = e && e.error;
+  return Boolean(err) && typeof err.message === 'string' && /^MEDIA_ERR_/.test(err.message) && err.code >= 1 && err.code <= 5;
+}
+
+module.exports = { startPlayback, fetchContentIndex, segmentLookup, isFatalMediaError };

@@ -194,7 +194,11 @@ async function main() {
     window.lab.state = 'running';
     window.lab.qoe = () => run.qoe();
     window.lab.done = run.ended.then((q) => {
-      window.lab.state = 'done';
+      // A player that died (dash.js gave up on a media error) is a failed run, said why.
+      if (run.fatal()) {
+        window.lab.state = 'error';
+        showError(`the player stopped: ${run.fatal()}`);
+      } else window.lab.state = 'done';
       render(q);
       return q;
     });
