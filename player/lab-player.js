@@ -21,6 +21,23 @@ const { broadcastStartMs, liveManifestPath } = require('./live/live-broadcast');
 const { LIVE_DELAY_LIMITS } = require('./run-options');
 
 /** The segment a URL names, from the segment index (file names are unique per content). */
+/** The segment after a segment URL in the same representation, by the content's index (null: the last, or unknown). */
+function nextSegmentUrlFrom(index) {
+  const next = new Map();
+  for (const rep of index.representations) {
+    for (let i = 0; i + 1 < rep.segments.length; i += 1) next.set(rep.segments[i].url, rep.segments[i + 1].url);
+  }
+  return (url) => {
+    const u = new URL(url, location.href);
+    const parts = u.pathname.split('/');
+    const following = next.get(decodeURIComponent(parts[parts.length - 1]));
+    if (!following) return null;
+    parts[parts.length - 1] = encodeURIComponent(following);
+    u.pathname = parts.join('/');
+    return u.href;
+  };
+}
+
 function segmentLookup(index) {
   const byName = new Map();
   for (const rep of index.representations) {
@@ -74,7 +91,7 @@ async function startPlayback(o) {
   let transport = null;
   const stalls = watchStalls(o.video, { onChange: () => { if (transport && transport.stallChanged) transport.stallChanged(); } });
   try {
-    transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, stallState: stalls.state, highestBandwidthBps, certSha256Hex: o.certSha256Hex });
+    transport = createTransport(o.transport, o.urls, transportOptions, { bufferLevel, stallState: stalls.state, highestBandwidthBps, certSha256Hex: o.certSha256Hex, nextSegmentUrl: nextSegmentUrlFrom(index) });
   } catch (err) {
     stalls.dispose();
     throw err;
@@ -197,4 +214,4 @@ function isFatalMediaError(e) {
   return Boolean(err) && typeof err.message === 'string' && /^MEDIA_ERR_/.test(err.message) && err.code >= 1 && err.code <= 5;
 }
 
-module.exports = { startPlayback, fetchContentIndex, segmentLookup, isFatalMediaError };
+module.exports = { startPlayback, fetchContentIndex, segmentLookup, nextSegmentUrlFrom, isFatalMediaError };

@@ -35,7 +35,8 @@ function createTransportLoader(hooks) {
       const requestType = custom.request ? custom.request.type : null;
       const range = rangeFromHeaders(request.headers);
       handle = transport.load(
-        { url: request.url, range, responseType: request.responseType || 'text', timeoutMs: request.timeout || 0 },
+        // A media segment's duration: FDSP asks for the next one while this one plays (substream overlapping).
+        { url: request.url, range, responseType: request.responseType || 'text', timeoutMs: request.timeout || 0, ...(requestType === 'MediaSegment' && custom.request.duration > 0 ? { durationSeconds: custom.request.duration } : {}) },
         {
           onProgress(e) {
             if (!custom.onprogress) return;

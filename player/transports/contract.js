@@ -22,6 +22,8 @@
 //   create(url, options, context) -> transport
 //                   url: urls[urlKey]; options: its options (defaults filled in); context:
 //                   {bufferLevel() -> seconds buffered} for transports with playout deadlines,
+//                   stallState() (the player's stalls), nextSegmentUrl(url) -> url|null (the
+//                   next segment of that representation, for FDSP's substream overlapping),
 //                   highestBandwidthBps (the content's highest representation), certSha256Hex
 //                   (the origin certificate's SHA-256, GET /api/info)
 //   configFields(transport) -> {}     optional: added to the QoE JSON's config (the BP in force)

@@ -15,13 +15,14 @@ class DataChannelTransport extends FdspTransport {
    * @param {number|string} [o.bp]       Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]  seconds of media buffered (for playout deadlines)
    * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
+   * @param {(url: string) => string|null} [o.nextSegmentUrl]  substream overlapping (fdsp-transport.js)
    * @param {number} [o.associations]  1: both channels on one peer connection; 2: the unreliable
    *   part on a second one (associations-option.js)
    * @param {number|null} [o.paceBps]    the unreliable channel's rate, asked of the origin with
    *   every request (pace-option.js); null: unpaced
    */
   constructor(o) {
-    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps });
+    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps, nextSegmentUrl: o.nextSegmentUrl });
     this.signalingUrl = o.signalingUrl;
     this.associations = o.associations ?? 1;
   }

@@ -12,7 +12,7 @@ const percent = (v, digits) => `${(100 * v).toFixed(digits)} %`;
 // What went which way, and what was lost, per media segment.
 // Fragmented content adds: its fragments, how many went on their own deadline (the rest went
 // with the whole), and chunks that came after their fragment went (in lostChunks too).
-const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment'];
+const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment', 'prefetched'];
 
 const segmentNote = (s) => (s.plr !== undefined ? ` (BP ${s.bp}, PLR ${percent(s.plr, 1)})` : '');
 

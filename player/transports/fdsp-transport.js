@@ -44,6 +44,8 @@ class FdspTransport {
    * @param {() => {totalMs: number, since: number|null}} [o.stallState]  the player's stalls: total
    *   ms so far and the one in progress (a stall moves the later fragment deadlines by its length;
    *   during one, the next fragment goes at once)
+   * @param {(url: string) => string|null} [o.nextSegmentUrl]  the segment after this one in the
+   *   same representation (the content's index), or null: for substream overlapping (below)
    */
   constructor(o) {
     this.name = o.name;
@@ -63,6 +65,14 @@ class FdspTransport {
     this.core = new FdspClientCore();
     this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now(), this.stallState())));
     this.requests = new Map(); // requestId -> what load() was given
+    this.nextSegmentUrl = o.nextSegmentUrl || (() => null);
+    // Paper 000's substream overlapping: "the TCP packets for the next substream are sent at the
+    // same time as the UDP packets for the current substream". dash.js asks for segment N+1 only
+    // once N is handed over, and a fragmented N is handed over as its last fragment plays, so
+    // N+1's reliable part came after N had played out: a stall at every segment boundary (every
+    // FDSP cell of paper000-fdsp, 2026-11-26). So when N starts to play, this asks for N+1
+    // itself (its deadline: N's end), and dash.js's request for it takes that response over.
+    this.prefetched = null; // {href, requestId, bp, events: [] (what came before dash.js asked)}
     this.session = null;
     this.connecting = null;
     this.reportedStall = false; // what the current session's origin was last told
@@ -139,6 +149,7 @@ class FdspTransport {
     this.session = null;
     this.connecting = null;
     this.reportedStall = false;
+    this.prefetched = null; // dash.js's own request for it goes on the next session
     this.handle(this.core.failAll(`${this.label}: ${why}`));
   }
 
@@ -150,7 +161,14 @@ class FdspTransport {
   handle(events) {
     for (const e of events) {
       const req = this.requests.get(e.requestId);
-      if (!req) continue;
+      if (!req) {
+        if (this.prefetched && e.requestId === this.prefetched.requestId) this.keepForLater(e);
+        continue;
+      }
+      if (req.pending) {
+        req.pending.push(e); // after what came before dash.js asked, in order
+        continue;
+      }
       if (e.kind === 'progress') this.progress(req, e);
       else if (e.kind === 'data') this.release(req, e);
       else if (e.kind === 'done') this.complete(req, e);
@@ -171,6 +189,40 @@ class FdspTransport {
   release(req, { bytes }) {
     req.releasedBytes += bytes.length;
     req.onProgress({ data: bytes.buffer, loaded: req.releasedBytes, lengthComputable: false, noTrace: true });
+    if (req.firstReleaseAt === null) {
+      req.firstReleaseAt = performance.now();
+      this.prefetchNext(req);
+    }
+  }
+
+  /** Segment N began to play: ask for N+1 now, due when N ends (paper 000's substream overlapping). */
+  prefetchNext(req) {
+    if (this.prefetched || req.request.range || !this.session) return;
+    const durationMs = (req.request.durationSeconds || 0) * 1000;
+    const next = durationMs > 0 ? this.nextSegmentUrl(req.request.url) : null;
+    if (!next) return;
+    const url = new URL(next, location.href);
+    const now = performance.now();
+    const { requestId, frame } = this.core.request({ url: url.pathname + url.search, range: null, bp: this.bp, deadlineMs: playoutDeadlineMs((req.firstReleaseAt + durationMs - now) / 1000), progressive: true, paceBps: this.paceBps, udpOnly: this.mode === 'udp-only' }, now, this.stallState());
+    this.prefetched = { href: url.href, requestId, bp: this.bp, events: [] };
+    this.send(frame);
+  }
+
+  /** An event of the prefetched response before dash.js asked for it: kept, replayed when it does. */
+  keepForLater(e) {
+    // Stopped at its deadline already: the origin stops now, not when dash.js asks.
+    if (e.kind === 'done' && e.cancel) {
+      this.send(e.cancel);
+      this.prefetched.events.push({ ...e, cancel: null });
+    } else this.prefetched.events.push(e);
+  }
+
+  /** Not the segment dash.js wants (another rung, a seek): the origin stops sending it. */
+  dropPrefetched() {
+    const p = this.prefetched;
+    this.prefetched = null;
+    const cancel = this.core.cancel(p.requestId);
+    if (cancel) this.send(cancel);
   }
 
   complete(req, { requestId, response: r, cancel }) {
@@ -184,6 +236,8 @@ class FdspTransport {
       bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
       unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, lateChunks: 0, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio,
       stoppedAtDeadline: r.finishedBy === 'deadline', finishedBy: r.finishedBy,
+      // Asked for before dash.js did (substream overlapping): requestStart is that earlier moment.
+      ...(req.prefetched ? { prefetched: true } : {}),
       // Fragmented segments: fragments handed to dash.js on their own deadline, chunks that came
       // after theirs went (lost for playout, in lostChunks too).
       ...(r.head.fragments ? { fragments: r.head.fragments.length, fragmentsOnDeadline: r.releasedFragments, lateAfterFragment: r.lateChunks } : {}),
@@ -214,6 +268,10 @@ class FdspTransport {
   load(request, { onProgress = () => {}, onComplete, onError }) {
     const url = new URL(request.url, location.href);
     const range = request.range ? [request.range.start, request.range.end ?? 0xffffffff] : null;
+    if (this.prefetched) {
+      if (!range && this.prefetched.href === url.href && this.prefetched.bp === this.bp) return this.adopt(request, { onProgress, onComplete, onError });
+      this.dropPrefetched();
+    }
     let requestId;
     let frame;
     try {
@@ -222,7 +280,7 @@ class FdspTransport {
       onError(err);
       return { abort: () => {} };
     }
-    const req = { requestId, request, path: url.pathname, bp: this.bp, lastProgress: 0, releasedBytes: 0, onProgress, onComplete, onError };
+    const req = { requestId, request, path: url.pathname, bp: this.bp, lastProgress: 0, releasedBytes: 0, firstReleaseAt: null, onProgress, onComplete, onError };
     this.requests.set(requestId, req);
     this.timer.arm(this.core.nextWakeAt());
     this.connect().then((s) => {
@@ -233,14 +291,31 @@ class FdspTransport {
       this.requests.delete(requestId);
       onError(err);
     });
-    return {
-      abort: () => {
-        if (!this.requests.delete(requestId)) return;
-        const cancel = this.core.cancel(requestId);
-        if (cancel) this.send(cancel);
-        this.timer.arm(this.core.nextWakeAt());
-      },
-    };
+    return { abort: () => this.abort(requestId) };
+  }
+
+  /** dash.js asks for the segment already asked for: that response is this request's, what came of it so far at once. */
+  adopt(request, { onProgress, onComplete, onError }) {
+    const p = this.prefetched;
+    this.prefetched = null;
+    const url = new URL(request.url, location.href);
+    const req = { requestId: p.requestId, request, path: url.pathname, bp: p.bp, lastProgress: 0, releasedBytes: 0, firstReleaseAt: null, prefetched: true, pending: p.events, onProgress, onComplete, onError };
+    this.requests.set(p.requestId, req);
+    // After load() has returned, as for any response (dash.js wires its handlers up first);
+    // what comes meanwhile waits behind what came before.
+    setTimeout(() => {
+      const events = req.pending;
+      req.pending = null;
+      if (this.requests.get(p.requestId) === req) this.handle(events);
+    }, 0);
+    return { abort: () => this.abort(p.requestId) };
+  }
+
+  abort(requestId) {
+    if (!this.requests.delete(requestId)) return;
+    const cancel = this.core.cancel(requestId);
+    if (cancel) this.send(cancel);
+    this.timer.arm(this.core.nextWakeAt());
   }
 }
 

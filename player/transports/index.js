@@ -58,7 +58,7 @@ function chromiumArgsFor(info) {
  * @param {string} name   a registered transport
  * @param {object} urls   the origin's listener URLs (GET /api/info)
  * @param {object} [options]  the transport's options (missing ones take their defaults)
- * @param {{bufferLevel?: () => number, stallState?: () => {totalMs: number, since: number|null}}} [context]
+ * @param {{bufferLevel?: () => number, stallState?: () => {totalMs: number, since: number|null}, nextSegmentUrl?: (url: string) => string|null}} [context]
  *   seconds buffered; the player's stalls (FDSP's fragment deadlines move by them)
  */
 function createTransport(name, urls, options = {}, context = {}) {

@@ -7,7 +7,8 @@
 //   transport.name        stable id ('http11', 'http10', 'h2', 'datachannel', ...)
 //   transport.label       what the page shows
 //   transport.load(request, callbacks) -> { abort() }
-//     request   = { url, range: {start, end} | null, responseType: 'arraybuffer' | 'text', timeoutMs }
+//     request   = { url, range: {start, end} | null, responseType: 'arraybuffer' | 'text', timeoutMs,
+//                 durationSeconds? (a media segment's, from dash.js) }
 //     callbacks = { onProgress({loaded, total}), onComplete(response), onError(error) }
 //     response  = { url, status, statusText, headers: {name: value}, data, accounting }
 //   A transport may hand bytes over ahead of the whole (FDSP's fragments at their deadlines):

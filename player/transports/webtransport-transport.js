@@ -22,9 +22,10 @@ class WebTransportTransport extends FdspTransport {
    * @param {number|string} [o.bp]        Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]
    * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
+   * @param {(url: string) => string|null} [o.nextSegmentUrl]  substream overlapping (fdsp-transport.js)
    */
   constructor(o) {
-    super({ name: 'webtransport', label: 'WebTransport (FDSP)', protocol: 'webtransport', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState });
+    super({ name: 'webtransport', label: 'WebTransport (FDSP)', protocol: 'webtransport', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, nextSegmentUrl: o.nextSegmentUrl });
     if (!o.certSha256Hex) throw new Error(`${this.label}: the origin did not say its certificate's hash (GET /api/info certSha256Hex)`);
     this.url = o.url;
     this.certSha256Hex = o.certSha256Hex;

@@ -16,7 +16,7 @@ module.exports = {
   urlKey: 'fdsp',
   options: { bp, mode, pace, associations },
   create: (url, options, context) => new DataChannelTransport({
-    signalingUrl: url, bp: options.bp, mode: options.mode, associations: options.associations, paceBps: pace.paceBps(options.pace, context.highestBandwidthBps), bufferLevel: context.bufferLevel, stallState: context.stallState,
+    signalingUrl: url, bp: options.bp, mode: options.mode, associations: options.associations, paceBps: pace.paceBps(options.pace, context.highestBandwidthBps), bufferLevel: context.bufferLevel, stallState: context.stallState, nextSegmentUrl: context.nextSegmentUrl,
   }),
   // The BP in force when the playback started (the middle of the range for dynamic BP); the
   // unreliable channel's pace (bits/s, null: unpaced).

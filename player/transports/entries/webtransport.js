@@ -27,7 +27,7 @@ module.exports = {
   ipProtocol: 'udp',
   options: { bp, mode, carrier, cc, fixedMargin },
   create: (url, options, context) => new WebTransportTransport({
-    url, ...options, bufferLevel: context.bufferLevel, stallState: context.stallState, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
+    url, ...options, bufferLevel: context.bufferLevel, stallState: context.stallState, nextSegmentUrl: context.nextSegmentUrl, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
   }),
   configFields: (t) => ({
     bp: t.bp, mode: t.mode, carrier: t.plan.carrier, reliableCc: t.plan.reliableCc, unreliableCc: t.plan.unreliableCc, fixedRateKbps: t.plan.fixedRateKbps, carriers: describePlan(t.plan),
