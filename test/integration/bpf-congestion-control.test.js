@@ -84,9 +84,11 @@ describeIfPossible('BPF congestion controls in the kernel', () => {
     // Both filled most of the link (8 s at 10 Mbit/s = 10 MB; slow start and headers cost some).
     expect(vegas.bytes).toBeGreaterThan(6e6);
     expect(cubic.bytes).toBeGreaterThan(6e6);
-    // Cubic fills the 250 ms queue; Vegas aims at 2-4 queued segments (~5 ms at 10 Mbit/s),
-    // draining its slow-start overshoot by one segment per RTT (seen: 47-97 ms after 8 s).
-    expect(cubic.rttMs).toBeGreaterThan(40 + 150);
+    // Cubic builds a standing queue; Vegas aims at 2-4 queued segments (~5 ms at 10 Mbit/s),
+    // draining its slow-start overshoot by one segment per RTT (seen: 46-97 ms after 8 s). How
+    // far Cubic has filled the 250 ms queue by 8 s varies (HyStart may leave slow start early;
+    // seen: 153-289 ms), so the test asks for a third of it, and for Vegas below half of Cubic.
+    expect(cubic.rttMs).toBeGreaterThan(40 + 75);
     expect(vegas.rttMs).toBeLessThan(cubic.rttMs / 2);
     for (const x of holds.splice(0)) await x.release();
     expect(availableCongestionControls()).not.toContain('lab_vegas');
