@@ -80,6 +80,9 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
       // the new address opened a connection, or -- switching back to an address the client had
       // -- used one opened there before, which the kernel kept.
       for (const e of x.switchConnections) {
+        // A first request logged without a peer (switch-connections.js takes one only when no
+        // request with a peer came): its address cannot be checked here; mediaIn above did.
+        if (e.outcome !== 'no request' && e.peerAfter === null) continue;
         if (e.outcome === 'same connection') {
           expect([ipOf(e.peerBefore), ipOf(e.peerAfter)]).toEqual([e.clientIp, e.clientIp]);
         } else {

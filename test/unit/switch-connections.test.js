@@ -61,3 +61,16 @@ test('over TCP, a switch back to an address the client had lets a connection ope
   expect(out.map((e) => e.outcome)).toEqual(['new connection', 'same connection']);
   expect(out[1]).toMatchObject({ connectionId: 'h2-1', peerBefore: '10.77.0.2:40000', peerAfter: '10.77.0.2:40000' });
 });
+
+test('after a switch, a request with a logged peer is taken before an earlier one logged without a peer', () => {
+  const log = [
+    { time: t(5), listener: 'http11', connectionId: 'c1', peer: '10.77.0.2:40000' },
+    { time: t(11), listener: 'http11', connectionId: 'c2' }, // no peer logged: says nothing of the address
+    { time: t(12), listener: 'http11', connectionId: 'c3', peer: '10.77.0.3:40100' },
+  ];
+  const [e] = connectionsAcrossSwitches(switchLog.slice(0, 1), log);
+  expect(e).toMatchObject({ outcome: 'new connection', connectionId: 'c3', peerAfter: '10.77.0.3:40100' });
+  // Only one without a peer after the switch: it stands in (as before).
+  const [only] = connectionsAcrossSwitches(switchLog.slice(0, 1), log.slice(0, 2));
+  expect(only).toMatchObject({ outcome: 'new connection', connectionId: 'c2', peerAfter: null });
+});

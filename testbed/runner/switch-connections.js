@@ -34,7 +34,10 @@ function connectionsAcrossSwitches(switchLog, requestLog) {
     // (logged as answered: the origin's socket took the response) -- neither says where the
     // transport carried on. Without a logged peer the address cannot be checked.
     const fromNewAddress = (r) => !s.clientIp || ipOf(r.peer) === null || ipOf(r.peer) === s.clientIp;
-    const first = requests.find((r) => r.ms >= at && r.ms < until && !r.aborted && fromNewAddress(r));
+    // One with a logged peer first: a request logged without one (seen once in a CI run) says
+    // nothing of the address, and only stands in when no other came.
+    const after = (r) => r.ms >= at && r.ms < until && !r.aborted && fromNewAddress(r);
+    const first = requests.find((r) => after(r) && ipOf(r.peer) !== null) || requests.find(after);
     const base = { atSeconds: s.atSeconds, network: s.network, clientIp: s.clientIp || null };
     if (!first) return { ...base, connectionId: null, outcome: 'no request', peerBefore: null, peerAfter: null };
     const earlier = [...before].reverse().find((r) => r.key === first.key);
