@@ -20,7 +20,9 @@ const { PlaybackRecorder } = require('./qoe/playback-recorder');
 const { broadcastStartMs, liveManifestPath } = require('./live/live-broadcast');
 const { LIVE_DELAY_LIMITS } = require('./run-options');
 
-/** The segment a URL names, from the segment index (file names are unique per content). */
+/** A segment URL's file name, as the segment index names it. */
+const segmentFileName = (url) => decodeURIComponent(new URL(url, location.href).pathname.split('/').pop());
+
 /** The segment after a segment URL in the same representation, by the content's index (null: the last, or unknown). */
 function nextSegmentUrlFrom(index) {
   const next = new Map();
@@ -28,16 +30,12 @@ function nextSegmentUrlFrom(index) {
     for (let i = 0; i + 1 < rep.segments.length; i += 1) next.set(rep.segments[i].url, rep.segments[i + 1].url);
   }
   return (url) => {
-    const u = new URL(url, location.href);
-    const parts = u.pathname.split('/');
-    const following = next.get(decodeURIComponent(parts[parts.length - 1]));
-    if (!following) return null;
-    parts[parts.length - 1] = encodeURIComponent(following);
-    u.pathname = parts.join('/');
-    return u.href;
+    const following = next.get(segmentFileName(url));
+    return following ? new URL(encodeURIComponent(following), new URL(url, location.href)).href : null;
   };
 }
 
+/** The segment a URL names, from the segment index (file names are unique per content). */
 function segmentLookup(index) {
   const byName = new Map();
   for (const rep of index.representations) {
@@ -45,7 +43,7 @@ function segmentLookup(index) {
       byName.set(seg.url, { number: seg.number, representationId: rep.id, bandwidth: rep.bandwidth, durationSeconds: seg.duration, size: seg.size });
     }
   }
-  return (url) => byName.get(decodeURIComponent(new URL(url).pathname.split('/').pop()));
+  return (url) => byName.get(segmentFileName(url));
 }
 
 /**

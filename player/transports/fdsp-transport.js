@@ -203,9 +203,14 @@ class FdspTransport {
     if (!next) return;
     const url = new URL(next, location.href);
     const now = performance.now();
-    const { requestId, frame } = this.core.request({ url: url.pathname + url.search, range: null, bp: this.bp, deadlineMs: playoutDeadlineMs((req.firstReleaseAt + durationMs - now) / 1000), progressive: true, paceBps: this.paceBps, udpOnly: this.mode === 'udp-only' }, now, this.stallState());
+    const { requestId, frame } = this.request(url, { range: null, deadlineMs: playoutDeadlineMs((req.firstReleaseAt + durationMs - now) / 1000), progressive: true }, now);
     this.prefetched = { href: url.href, requestId, bp: this.bp, events: [] };
     this.send(frame);
+  }
+
+  /** A REQUEST with this session's BP, pace and mode: dash.js's, or a prefetch. */
+  request(url, { range, deadlineMs, progressive }, now) {
+    return this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs, progressive, paceBps: this.paceBps, udpOnly: this.mode === 'udp-only' }, now, this.stallState());
   }
 
   /** An event of the prefetched response before dash.js asked for it: kept, replayed when it does. */
@@ -275,7 +280,7 @@ class FdspTransport {
     let requestId;
     let frame;
     try {
-      ({ requestId, frame } = this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: request.responseType === 'arraybuffer', paceBps: this.paceBps, udpOnly: this.mode === 'udp-only' }, performance.now(), this.stallState()));
+      ({ requestId, frame } = this.request(url, { range, deadlineMs: playoutDeadlineMs(this.bufferLevel()), progressive: request.responseType === 'arraybuffer' }, performance.now()));
     } catch (err) {
       onError(err);
       return { abort: () => {} };
