@@ -12,7 +12,8 @@ const percent = (v, digits) => `${(100 * v).toFixed(digits)} %`;
 // What went which way, and what was lost, per media segment.
 // Fragmented content adds: its fragments, how many went on their own deadline (the rest went
 // with the whole), and chunks that came after their fragment went (in lostChunks too).
-const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment', 'prefetched'];
+// originSkipped: chunks the origin skipped at their deadline (in lostChunks too; from its END).
+const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment', 'originSkipped', 'prefetched'];
 
 const segmentNote = (s) => (s.plr !== undefined ? ` (BP ${s.bp}, PLR ${percent(s.plr, 1)})` : '');
 
@@ -45,11 +46,12 @@ const resultColumns = [
     metric: { label: 'Media packet loss ratio, paper 000\'s definition (FDSP: lost or past the playout deadline / all media packets)', unit: '%', scale: 100, digits: 3, bar: true },
   },
   // The same split by cause (player/qoe/fdsp-media-loss.js): segments waited for in full show
-  // what the network took; deadline stops (counted by the transport) cut the rest.
+  // what the network took; deadline stops (counted by the transport), chunks after their
+  // fragment went and chunks the origin skipped at their deadline are the rest.
   {
     name: 'networkMediaPlr',
     get: (r) => { const m = r.qoe ? fdspMediaLoss(r.qoe.segments) : null; return m ? m.networkPlr : null; },
-    metric: { label: 'Media packet loss ratio in segments waited for in full (FDSP: the network\'s part, deadline stops left out)', unit: '%', scale: 100, digits: 3 },
+    metric: { label: 'Media packet loss ratio in segments waited for in full (FDSP: the network\'s part; deadline stops, late chunks and the origin\'s deadline skips left out)', unit: '%', scale: 100, digits: 3 },
   },
   {
     name: 'deadlineStops',

@@ -241,6 +241,9 @@ class FdspTransport {
       bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
       unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, lateChunks: 0, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio,
       stoppedAtDeadline: r.finishedBy === 'deadline', finishedBy: r.finishedBy,
+      // Chunks the origin never sent because their turn came after their deadline (its END
+      // says how many): in lostChunks, but the deadline's part, not the network's.
+      ...(r.end && Number.isInteger(r.end.unreliableSkipped) ? { originSkipped: r.end.unreliableSkipped } : {}),
       // Asked for before dash.js did (substream overlapping): requestStart is that earlier moment.
       ...(req.prefetched ? { prefetched: true } : {}),
       // Fragmented segments: fragments handed to dash.js on their own deadline, chunks that came

@@ -11,7 +11,7 @@ test('splits lost chunks into segments waited for in full and segments stopped a
   expect(m).toEqual({
     packets: 400, unreliableChunks: 290, lostChunks: 44, plr: 44 / 400, exposure: 290 / 400,
     networkPackets: 300, networkUnreliableChunks: 200, networkLostChunks: 4, networkPlr: 4 / 300, networkChunkLoss: 4 / 200,
-    deadlineStops: 1, deadlineLostChunks: 40,
+    deadlineStops: 1, deadlineLostChunks: 40, originSkippedChunks: 0,
   });
 });
 
@@ -36,4 +36,16 @@ test('fragmented segments: chunks that came after their fragment went count to t
     { packets: 100, unreliableChunks: 90, lostChunks: 1, stoppedAtDeadline: false },
   ]);
   expect(m).toMatchObject({ lostChunks: 8, plr: 8 / 200, networkLostChunks: 3, networkPlr: 3 / 200, deadlineLostChunks: 5, deadlineStops: 0 });
+});
+
+test('chunks the origin skipped at their deadline (its END) count to the deadline\'s part, not the network\'s', () => {
+  // As a DataChannel playback at 50 ms recorded it: 4864 packets, 3505 lost, 1341 of them after
+  // their fragment went and 2154 never sent by the origin: the network took 10.
+  const m = fdspMediaLoss([
+    { packets: 4864, unreliableChunks: 4844, lostChunks: 3505, lateAfterFragment: 1341, originSkipped: 2154, stoppedAtDeadline: false },
+    { packets: 100, unreliableChunks: 90, lostChunks: 50, originSkipped: 30, stoppedAtDeadline: true },
+  ]);
+  expect(m).toMatchObject({ lostChunks: 3555, networkLostChunks: 10, networkPlr: 10 / 4864, deadlineLostChunks: 1341 + 2154 + 50, originSkippedChunks: 2184 });
+  // Without the origin's count (older segment logs) the same segment blames the network for 2164.
+  expect(fdspMediaLoss([{ packets: 4864, lostChunks: 3505, lateAfterFragment: 1341, stoppedAtDeadline: false }]).networkLostChunks).toBe(2164);
 });
