@@ -41,8 +41,9 @@ the origin's environment. The client here is libdatachannel too (1 MiB receive b
 --clean N: loss on clean links as a user meets it: N playbacks of the sample (BP 100, BBA-2,
 --stop seconds each, default 30) in Chromium, one at a time, on plain loopback and through the
 emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), each with the unreliable channel
-paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting
-(20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
+paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting,
+split into the network's (in segments waited for in full) and those past their playout
+deadline (20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
 (default 1.5,off; 20 per cell of the default pace alone is about 35 minutes).
 `;
 

@@ -1,0 +1,32 @@
+'use strict';
+// bench:datachannel --clean counts each playback's lost chunks and says which were the network's
+// (segments the player waited for in full) and which came after their playout deadline.
+const { addPlayback, emptyRow, cleanLossTable } = require('../../testbed/bench/datachannel-clean-loss');
+
+// A QoE JSON cut to what the bench reads: the transport's totals and the per-segment log.
+function qoe(segments) {
+  const sum = (k) => segments.reduce((a, s) => a + (s[k] || 0), 0);
+  return { summary: { transport: { lostChunks: sum('lostChunks'), unreliableChunks: sum('unreliableChunks') } }, segments };
+}
+
+test('a lost chunk in a segment waited for in full is the network\'s; one in a segment stopped at its deadline is late', () => {
+  const row = emptyRow('loopback', 1.5);
+  const p = addPlayback(row, qoe([
+    { packets: 1000, unreliableChunks: 900, lostChunks: 3, stoppedAtDeadline: false },
+    { packets: 1000, unreliableChunks: 900, lostChunks: 8, stoppedAtDeadline: true },
+    // Finished in full, but 2 chunks came after their fragment went and the origin skipped 1.
+    { packets: 1000, unreliableChunks: 900, lostChunks: 4, stoppedAtDeadline: false, lateAfterFragment: 2, originSkipped: 1 },
+  ]));
+  expect(p).toEqual({ lost: 15, chunks: 2700, network: 4, late: 11 });
+  expect(row).toMatchObject({ playbacks: 1, zeroLoss: 0, lost: 15, network: 4, late: 11, chunks: 2700, worst: 15 });
+});
+
+test('rows add up over playbacks and the table shows both parts', () => {
+  const row = emptyRow('emulated 20 Mbit/s, 50 ms', 'off');
+  addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 0, stoppedAtDeadline: false }]));
+  addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 6, stoppedAtDeadline: true }]));
+  expect(row).toMatchObject({ playbacks: 2, zeroLoss: 1, lost: 6, network: 0, late: 6, chunks: 800, worst: 6 });
+  const table = cleanLossTable([row]).split('\n');
+  expect(table[0]).toMatch(/of which network \| of which past deadline/);
+  expect(table[2]).toMatch(/\| 1 \/ 2 +\| 6 \/ 800 \(0\.750 %\) \| 0 +\| 6 +\| 6 +\| 0 +\|/);
+});
