@@ -30,3 +30,12 @@ test('rows add up over playbacks and the table shows both parts', () => {
   expect(table[0]).toMatch(/of which network \| of which past deadline/);
   expect(table[2]).toMatch(/\| 1 \/ 2 +\| 6 \/ 800 \(0\.750 %\) \| 0 +\| 6 +\| 6 +\| 0 +\|/);
 });
+
+test('--where picks settings by key in the bench\'s order and names what it does not know', () => {
+  const { pickSettings } = require('../../testbed/bench/datachannel-clean-loss');
+  const problems = [];
+  expect(pickSettings('100,loopback', problems).map((s) => s.key)).toEqual(['loopback', '100']);
+  expect(problems).toEqual([]);
+  expect(pickSettings('loopback,30', problems).map((s) => s.key)).toEqual(['loopback']);
+  expect(problems).toEqual(['--where: "30" is not a setting (loopback, 20, 100)']);
+});

@@ -11,7 +11,7 @@ const { createEmulatedLink, setCongestionControl, EmulationUnavailableError } = 
 const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
-const { cleanLinkLoss, cleanLossTable } = require('./datachannel-clean-loss');
+const { cleanLinkLoss, cleanLossTable, pickSettings, SETTINGS } = require('./datachannel-clean-loss');
 const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
 const paceOption = require('../../player/transports/pace-option');
 const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
@@ -20,7 +20,7 @@ const REPO = path.resolve(__dirname, '..', '..');
 // Bad options: said with the usage, without a stack.
 class UsageError extends Error {}
 const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all] [--sctp SETTINGS]...
-       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST]
+       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST] [--where LIST]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
 emulated link, measured in one run. Defaults: 20 Mbit/s, 50 ms RTT, no loss, 15 segments of
@@ -44,7 +44,8 @@ emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), each with the unrelia
 paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting,
 split into the network's (in segments waited for in full) and those past their playout
 deadline (20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
-(default 1.5,off; 20 per cell of the default pace alone is about 35 minutes).
+(default 1.5,off; 20 per cell of the default pace alone is about 35 minutes). --where LIST:
+which settings, of loopback, 20 and 100 (default all three).
 `;
 
 // Runs in the client namespace: fetches the same segments over HTTP/1.1 and the DataChannel.
@@ -74,12 +75,12 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, where: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
-  if (values.pace !== undefined && values.clean === undefined) throw new UsageError(`--pace goes with --clean\n\n${USAGE}`);
+  if ((values.pace !== undefined || values.where !== undefined) && values.clean === undefined) throw new UsageError(`--pace and --where go with --clean\n\n${USAGE}`);
   if (values.clean !== undefined) {
     const playbacks = Number(values.clean);
     const stopAt = Number(values.stop ?? 30);
@@ -90,8 +91,9 @@ async function main(argv) {
     // The transport option's own rule (player/transports/pace-option.js), so a typo fails before any playback.
     const problems = [];
     const paces = (values.pace ?? `${paceOption.default},off`).split(',').map((p) => paceOption.parse(p, { whole: `--pace "${p}"` }, problems));
+    const settings = values.where === undefined ? SETTINGS : pickSettings(values.where, problems);
     if (problems.length) throw new UsageError(`${problems.join('\n')}\n\n${USAGE}`);
-    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
+    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(cleanLossTable(rows));
     return;
   }

@@ -13,11 +13,19 @@ const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { runPlayback } = require('../run-playback');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 
+// key: what --where names it by.
 const SETTINGS = [
-  { name: 'loopback', rateMbps: null },
-  { name: 'emulated 20 Mbit/s, 50 ms', rateMbps: 20, rttMs: 50 },
-  { name: 'emulated 100 Mbit/s, 50 ms', rateMbps: 100, rttMs: 50 },
+  { key: 'loopback', name: 'loopback', rateMbps: null },
+  { key: '20', name: 'emulated 20 Mbit/s, 50 ms', rateMbps: 20, rttMs: 50 },
+  { key: '100', name: 'emulated 100 Mbit/s, 50 ms', rateMbps: 100, rttMs: 50 },
 ];
+
+/** --where LIST (e.g. "loopback,20"): the settings it names, in the bench's order; problems get a line each. */
+function pickSettings(list, problems) {
+  const keys = list.split(',').map((k) => k.trim());
+  for (const k of keys) if (!SETTINGS.some((s) => s.key === k)) problems.push(`--where: "${k}" is not a setting (${SETTINGS.map((s) => s.key).join(', ')})`);
+  return SETTINGS.filter((s) => keys.includes(s.key));
+}
 
 /** Where the origin runs for one setting: loopback, or the server namespace of a clean emulated link. */
 async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
@@ -125,4 +133,4 @@ function cleanLossTable(rows) {
   return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`;
 }
 
-module.exports = { cleanLinkLoss, cleanLossTable, addPlayback, emptyRow, SETTINGS };
+module.exports = { cleanLinkLoss, cleanLossTable, addPlayback, emptyRow, pickSettings, SETTINGS };
