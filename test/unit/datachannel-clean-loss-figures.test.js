@@ -17,18 +17,18 @@ test('a lost chunk in a segment waited for in full is the network\'s; one in a s
     // Finished in full, but 2 chunks came after their fragment went and the origin skipped 1.
     { packets: 1000, unreliableChunks: 900, lostChunks: 4, stoppedAtDeadline: false, lateAfterFragment: 2, originSkipped: 1 },
   ]));
-  expect(p).toEqual({ lost: 15, chunks: 2700, network: 4, late: 11 });
+  expect(p).toEqual({ lost: 15, chunks: 2700, network: 4, late: 11, rcvbuf: 0 });
   expect(row).toMatchObject({ playbacks: 1, zeroLoss: 0, lost: 15, network: 4, late: 11, chunks: 2700, worst: 15 });
 });
 
 test('rows add up over playbacks and the table shows both parts', () => {
   const row = emptyRow('emulated 20 Mbit/s, 50 ms', 'off');
   addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 0, stoppedAtDeadline: false }]));
-  addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 6, stoppedAtDeadline: true }]));
-  expect(row).toMatchObject({ playbacks: 2, zeroLoss: 1, lost: 6, network: 0, late: 6, chunks: 800, worst: 6 });
+  addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 6, stoppedAtDeadline: true }]), 9);
+  expect(row).toMatchObject({ playbacks: 2, zeroLoss: 1, lost: 6, network: 0, late: 6, rcvbuf: 9, chunks: 800, worst: 6 });
   const table = cleanLossTable([row]).split('\n');
-  expect(table[0]).toMatch(/of which network \| of which past deadline/);
-  expect(table[2]).toMatch(/\| 1 \/ 2 +\| 6 \/ 800 \(0\.750 %\) \| 0 +\| 6 +\| 6 +\| 0 +\|/);
+  expect(table[0]).toMatch(/of which network \| of which past deadline \| receive-buffer drops/);
+  expect(table[2]).toMatch(/\| 1 \/ 2 +\| 6 \/ 800 \(0\.750 %\) \| 0 +\| 6 +\| 9 +\| 6 +\| 0 +\|/);
 });
 
 test('--where picks settings by key in the bench\'s order and names what it does not know', () => {

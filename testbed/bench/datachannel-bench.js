@@ -43,7 +43,8 @@ the origin's environment. The client here is libdatachannel too (1 MiB receive b
 emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), each with the unreliable channel
 paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting,
 split into the network's (in segments waited for in full) and those past their playout
-deadline (20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
+deadline, beside the UDP datagrams the client's kernel dropped for a full receive buffer (on
+loopback the host's count, shared with whatever else runs) (20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
 (default 1.5,off; 20 per cell of the default pace alone is about 35 minutes). --where LIST:
 which settings, of loopback, 20 and 100 (default all three).
 `;

@@ -12,6 +12,11 @@ const { createEmulatedLink } = require('../netem/namespace-link');
 const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { runPlayback } = require('../run-playback');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
+const { readNamespace } = require('../netem/endpoint-drops');
+
+// Datagrams the kernel dropped for a full UDP receive buffer in the client's namespace (on
+// loopback: the host's, shared with everything else running): Chromium's socket, if it fell behind.
+const rcvbufErrors = (netns) => readNamespace(netns, null).udp.RcvbufErrors;
 
 // key: what --where names it by.
 const SETTINGS = [
@@ -76,12 +81,13 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
           const row = emptyRow(setting.name, pace);
           for (let i = 1; i <= playbacks; i++) {
             try {
+              const dropsBefore = rcvbufErrors(where.netns);
               const { qoe } = await runPlayback({
                 pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000,
                 config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace },
               });
-              const p = addPlayback(row, qoe);
-              log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late})`);
+              const p = addPlayback(row, qoe, rcvbufErrors(where.netns) - dropsBefore);
+              log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}`);
             } catch (err) {
               row.failed += 1;
               log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: failed: ${err.message}`);
@@ -99,25 +105,27 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
   return rows;
 }
 
-const emptyRow = (setting, pace) => ({ setting, pace: String(pace), playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, chunks: 0, worst: 0, failed: 0 });
+const emptyRow = (setting, pace) => ({ setting, pace: String(pace), playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
 
 /**
  * Counts one playback into its row. A lost chunk either never arrived in a segment the player
  * waited for in full (the network's or the receiver's loss: what pacing is for) or came after
  * its playout deadline (a deadline stop, a fragment gone to the decoder, an origin skip): on a
  * clean link both should be zero, and which one it was says where to look.
- * @returns {{lost: number, chunks: number, network: number, late: number}} this playback's figures
+ * @param {number} [rcvbuf]  UDP datagrams the client's kernel dropped meanwhile for a full receive buffer
+ * @returns {{lost: number, chunks: number, network: number, late: number, rcvbuf: number}} this playback's figures
  */
-function addPlayback(row, qoe) {
+function addPlayback(row, qoe, rcvbuf = 0) {
   const t = qoe.summary.transport;
   const split = fdspMediaLoss(qoe.segments);
   // Losses in segments with no per-segment record (none expected) count as the network's.
   const late = split ? split.deadlineLostChunks : 0;
-  const p = { lost: t.lostChunks, chunks: t.unreliableChunks, late, network: t.lostChunks - late };
+  const p = { lost: t.lostChunks, chunks: t.unreliableChunks, late, network: t.lostChunks - late, rcvbuf };
   row.playbacks += 1;
   row.lost += p.lost;
   row.network += p.network;
   row.late += p.late;
+  row.rcvbuf += p.rcvbuf;
   row.chunks += p.chunks;
   row.worst = Math.max(row.worst, p.lost);
   if (p.lost === 0) row.zeroLoss += 1;
@@ -126,8 +134,8 @@ function addPlayback(row, qoe) {
 
 /** The rows as a Markdown table. */
 function cleanLossTable(rows) {
-  const header = ['setting', 'pace', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'worst playback', 'failed'];
-  const lines = rows.map((r) => [r.setting, r.pace, String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.worst), String(r.failed)]);
+  const header = ['setting', 'pace', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
+  const lines = rows.map((r) => [r.setting, r.pace, String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`;

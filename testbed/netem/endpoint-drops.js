@@ -21,6 +21,7 @@ function parseUdpCounters(snmpText) {
   return out;
 }
 
+/** One namespace's UDP counters (ns null: the host's), and its TUN device's drops if named. */
 function readNamespace(ns, tun) {
   const snmp = ns ? execFileSync('ip', ['netns', 'exec', ns, 'cat', '/proc/net/snmp'], { encoding: 'utf8' }) : fs.readFileSync('/proc/net/snmp', 'utf8');
   const out = { udp: parseUdpCounters(snmp) };
@@ -52,4 +53,4 @@ function diffDrops(after, before) {
   return out;
 }
 
-module.exports = { readEndpointDrops, diffDrops, parseUdpCounters };
+module.exports = { readEndpointDrops, readNamespace, diffDrops, parseUdpCounters };
