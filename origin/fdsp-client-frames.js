@@ -1,6 +1,6 @@
 'use strict';
 // What a client may send in an FDSP session, whatever carries it (a DataChannel pair, a
-// WebTransport session): REQUEST, CANCEL and STALL, decoded and checked here, answered by the
+// WebTransport session): REQUEST, CANCEL, STALL and ACK, decoded and checked here, answered by the
 // session's FdspResponder. Anything else, a malformed frame, or a request over the limits is a strike,
 // answered with an ERROR frame; more than MAX_BAD_FRAMES strikes and the session is ended.
 const { decodeFrame, encodeError, FrameError } = require('../shared/fdsp/frames');
@@ -40,6 +40,8 @@ class ClientFrames {
       responder.handle(frame.requestId, frame.payload);
     } else if (frame.type === 'CANCEL') responder.cancel(frame.requestId);
     else if (frame.type === 'STALL') responder.stalled(frame.payload.stalled);
+    // Not rate-limited: one ACK per few frames received is the protocol (unknown ones do nothing).
+    else if (frame.type === 'ACK') responder.acked(frame.requestId, frame.offset);
     else this.strike(frame.requestId, new FrameError('unexpected', `a client does not send ${frame.type}`));
     return undefined;
   }

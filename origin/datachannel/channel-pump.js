@@ -12,6 +12,9 @@
 // the client asks (its top bitrate x a margin), as paper 000's UDP substream was sent. Unpaced,
 // the unreliable burst at a session's start overflowed a 100 KB bottleneck queue and SCTP took
 // 20 s to recover the reliable channel's losses (README, "Playout per fragment").
+//
+// A frame may also be held by a receive window (push's `window`, in-flight-window.js, shared by
+// a session's pumps): it waits until the client's ACKs let it go.
 
 const PACE_BURST_MS = 10;
 
@@ -42,10 +45,11 @@ class ChannelPump {
    * Queues a frame; onSent runs when it has been handed to the channel. A frame still queued
    * at expiresAt is skipped and onSkipped runs instead; expiresAt is in the time of `clock`
    * (default performance.now(); the responder's is the client's playout time, playout-clock.js).
+   * window: the session's InFlightWindow, with dataOffset the DATA frame's offset (its ACK's key).
    */
-  push(requestId, frame, onSent, { expiresAt = null, onSkipped = null, clock = null } = {}) {
+  push(requestId, frame, onSent, { expiresAt = null, onSkipped = null, clock = null, window = null, dataOffset = 0 } = {}) {
     if (this.closed) return;
-    this.queue.push({ requestId, frame, onSent, expiresAt, onSkipped, clock });
+    this.queue.push({ requestId, frame, onSent, expiresAt, onSkipped, clock, window, dataOffset });
     this.pump();
   }
 
@@ -106,6 +110,12 @@ class ChannelPump {
           continue;
         }
         if (this.channel.bufferedAmount() >= this.high) break; // onBufferedAmountLow resumes
+        if (next.window && !next.window.allows(next.frame.length, this.now())) {
+          // An ACK resumes it (the responder pumps again), or the window's quiet time.
+          const at = next.window.reopensAt();
+          if (!this.wait && at !== null) this.wait = this.timers.set(() => { this.wait = null; this.pump(); }, Math.max(1, Math.ceil(at - this.now())));
+          break;
+        }
         if (this.rateBps !== null && this.refill(next.frame.length) < next.frame.length) {
           // Resume when the bucket holds this frame.
           const ms = Math.max(1, Math.ceil(((next.frame.length - this.tokens) * 8000) / this.rateBps));
@@ -115,6 +125,7 @@ class ChannelPump {
         if (this.rateBps !== null) this.tokens -= next.frame.length;
         this.queue.shift();
         this.channel.send(next.frame);
+        if (next.window) next.window.sent(next.requestId, next.dataOffset, next.frame.length, this.now());
         if (next.onSent) next.onSent();
       }
     } catch (err) {

@@ -17,6 +17,7 @@ const { resolveSafePath, UnsafePathError } = require('../safe-path');
 const { realPathInsideAsync } = require('../real-path-inside');
 const { contentTypeFor } = require('../content-types');
 const { PlayoutClock } = require('./playout-clock');
+const { InFlightWindow } = require('./in-flight-window');
 
 const RELIABLE_FRAME_BYTES = 16 * 1024;
 const UNRELIABLE_CHUNK_BYTES = 1100;
@@ -76,6 +77,15 @@ class FdspResponder {
     this.open = new Map(); // requestId -> state
     // The client's playout time (its STALL frames stop it): chunk deadlines are kept in it.
     this.clock = new PlayoutClock();
+    // The client's receive window over both channels' DATA (its REQUEST windowBytes, its ACKs).
+    this.window = new InFlightWindow();
+  }
+
+  /** The client's ACK of a DATA frame: the window may open, so both pumps go on. */
+  acked(requestId, offset) {
+    if (!this.window.acked(requestId, offset, performance.now())) return;
+    this.o.reliable.pump();
+    this.o.unreliable.pump();
   }
 
   /** The client began (true) or stopped (false) stalling: later deadlines move by the stall. */
@@ -100,6 +110,7 @@ class FdspResponder {
     const unreliable = this.o.unreliable;
     // The client's pace for the unreliable part, from this request on (null: unpaced).
     if (req.paceBps !== undefined && unreliable.setRate) unreliable.setRate(req.paceBps);
+    if (req.windowBytes !== undefined) this.window.setLimit(req.windowBytes);
     const started = performance.now();
     const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : this.clock.now() + req.deadlineMs };
     this.open.set(requestId, state);
@@ -155,7 +166,8 @@ class FdspResponder {
     const fragments = plan && plan.fragments && plan.fragments.length > 1 ? plan.fragments : null;
     state.head = { status: 200, totalBytes: body.length, reliableBytes, unreliableBytes: body.length - reliableBytes, unreliableChunks: unreliableChunks.length, chunkBytes, contentType, ...(fragments ? { fragments } : {}) };
     this.o.reliable.push(requestId, frames.encodeHead(requestId, state.head));
-    for (const [s, e] of chunkRanges(reliableRanges, RELIABLE_FRAME_BYTES)) this.o.reliable.push(requestId, frames.encodeData(requestId, s, body.subarray(s, e)));
+    const { window } = this;
+    for (const [s, e] of chunkRanges(reliableRanges, RELIABLE_FRAME_BYTES)) this.o.reliable.push(requestId, frames.encodeData(requestId, s, body.subarray(s, e)), null, { window, dataOffset: s });
     // A chunk whose turn comes after the client's deadline would arrive too late to be used:
     // it is skipped, not sent, and END says how many went.
     // The deadline the client gave is its first frame's: a chunk of a later fragment plays
@@ -167,7 +179,7 @@ class FdspResponder {
       while (fragments && s >= fragments[k][1]) k += 1;
       const expiresAt = state.expiresAt === null || !fragments ? state.expiresAt : state.expiresAt + fragments[k][2] * 1000;
       const frame = frames.encodeData(requestId, s, body.subarray(s, e));
-      state.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, clock: playoutNow, onSkipped: () => { state.skipped += 1; } });
+      state.unreliable.push(requestId, frame, () => { state.sent += 1; }, { expiresAt, clock: playoutNow, onSkipped: () => { state.skipped += 1; }, window, dataOffset: s });
     }
     state.unreliable.mark(requestId, () => {
       if (state.cancelled) return;
@@ -217,6 +229,8 @@ class FdspResponder {
       ...(state.udpOnly ? { udpOnly: true } : {}),
       // The unreliable channel's pace while this was sent (bits/s; null: unpaced).
       paceBps: state.unreliable.rateBps ?? null,
+      // The client's receive window while this was sent (bytes; null: none).
+      windowBytes: this.window.limit,
       durationMs: Math.round(performance.now() - state.started),
       aborted,
       ...(this.o.logFields ? this.o.logFields() : {}),

@@ -20,9 +20,10 @@ class DataChannelTransport extends FdspTransport {
    *   part on a second one (associations-option.js)
    * @param {number|null} [o.paceBps]    the unreliable channel's rate, asked of the origin with
    *   every request (pace-option.js); null: unpaced
+   * @param {number|null} [o.windowBytes]  the receive window asked of the origin (window-option.js); null: none
    */
   constructor(o) {
-    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps, nextSegmentUrl: o.nextSegmentUrl });
+    super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps, windowBytes: o.windowBytes, nextSegmentUrl: o.nextSegmentUrl });
     this.signalingUrl = o.signalingUrl;
     this.associations = o.associations ?? 1;
   }

@@ -55,6 +55,8 @@ class FdspTransport {
     this.stallState = o.stallState || (() => NO_STALL);
     // The carrier's pace for the unreliable part (DataChannel), sent with every request; undefined: none asked.
     this.paceBps = o.paceBps;
+    // The receive window asked of the origin (bytes; null: none, no ACKs sent).
+    this.windowBytes = o.windowBytes ?? null;
     // 'fdsp' or paper 000's 'udp-only' baseline (fdsp-mode-option.js).
     this.mode = o.mode ?? 'fdsp';
     this.bpHistory = [];
@@ -160,6 +162,10 @@ class FdspTransport {
   /** What the core says happened, to dash.js's callbacks; then the timer it asks for. */
   handle(events) {
     for (const e of events) {
+      if (e.kind === 'ack') {
+        this.send(e.frame);
+        continue;
+      }
       const req = this.requests.get(e.requestId);
       if (!req) {
         if (this.prefetched && e.requestId === this.prefetched.requestId) this.keepForLater(e);
@@ -210,7 +216,7 @@ class FdspTransport {
 
   /** A REQUEST with this session's BP, pace and mode: dash.js's, or a prefetch. */
   request(url, { range, deadlineMs, progressive }, now) {
-    return this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs, progressive, paceBps: this.paceBps, udpOnly: this.mode === 'udp-only' }, now, this.stallState());
+    return this.core.request({ url: url.pathname + url.search, range, bp: this.bp, deadlineMs, progressive, paceBps: this.paceBps, udpOnly: this.mode === 'udp-only', ...(this.windowBytes === null ? {} : { windowBytes: this.windowBytes }) }, now, this.stallState());
   }
 
   /** An event of the prefetched response before dash.js asked for it: kept, replayed when it does. */

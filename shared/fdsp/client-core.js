@@ -19,6 +19,8 @@
 //                                                  the origin's (ERROR frame) when it sent one
 //   {kind: 'end', requestId, end}                  END of a response already done (it finished
 //                                                  on its last chunk before END came)
+//   {kind: 'ack', frame}                           an ACK frame to send on the reliable channel
+//                                                  (only while a receive window is asked for)
 const frames = require('./frames');
 const { ResponseAssembly, NO_STALL } = require('./response-assembly');
 
@@ -32,6 +34,11 @@ class FdspClientCore {
     this.responses = new Map(); // requestId -> ResponseAssembly, while open
     this.finished = new Map(); // requestId -> {finishedBy, end}
     this.nextId = 1;
+    // The receive window asked of the origin (bytes, null: none): an ACK goes back each time a
+    // quarter of it has come in (origin/datachannel/in-flight-window.js).
+    this.windowBytes = null;
+    this.unackedBytes = 0;
+    this.acks = 0;
     this.totals = {
       requests: 0, reliableBytes: 0, unreliableBytes: 0, packets: 0, unreliableChunks: 0, lostChunks: 0, lateChunks: 0,
       // Late chunks by what ended their response: after the playout deadline they are expected;
@@ -58,15 +65,17 @@ class FdspClientCore {
    * @param {{url: string, range?: [number, number]|null, bp: number, deadlineMs?: number|null, graceMs?: number|null, progressive?: boolean}} req
    *   progressive: a fragmented segment goes to the decoder fragment by fragment ('data' events);
    *   paceBps: the unreliable part's rate asked of the origin (null: unpaced; absent: not asked);
-   *   udpOnly: paper 000's UDP-only baseline (only container boxes reliable)
+   *   udpOnly: paper 000's UDP-only baseline (only container boxes reliable); windowBytes: the
+   *   receive window asked of the origin from now on (null: none; absent: not asked)
    * @param {number} now
    * @param {{totalMs: number, since: number|null}} [stall]  the player's stalls: total ms so far,
    *   and when the one in progress began (progressive responses; response-assembly.js)
    * @returns {{requestId: number, frame: Uint8Array}} the REQUEST frame to send on the reliable channel
    */
-  request({ url, range = null, bp, deadlineMs = null, graceMs = null, progressive = false, paceBps, udpOnly = false }, now, stall = NO_STALL) {
+  request({ url, range = null, bp, deadlineMs = null, graceMs = null, progressive = false, paceBps, udpOnly = false, windowBytes }, now, stall = NO_STALL) {
     const requestId = this.nextId;
-    const frame = frames.encodeRequest(requestId, { url, range, bp, deadlineMs, paceBps, udpOnly });
+    const frame = frames.encodeRequest(requestId, { url, range, bp, deadlineMs, paceBps, udpOnly, windowBytes });
+    if (windowBytes !== undefined) this.windowBytes = windowBytes;
     this.nextId = (this.nextId % 0xfffffffe) + 1;
     this.responses.set(requestId, new ResponseAssembly({ startedAt: now, deadlineMs, graceMs, progressive, stall }));
     return { requestId, frame };
@@ -90,11 +99,12 @@ class FdspClientCore {
       this.stray(err.message);
       return [];
     }
+    const events = [];
+    if (f.type === 'DATA') this.acknowledge(f, events);
     const r = this.responses.get(f.requestId);
-    if (!r) return this.afterSettled(f, channel);
+    if (!r) return events.concat(this.afterSettled(f, channel));
     const before = r.loaded;
     const outcome = r.receive(f, channel, now, stall);
-    const events = [];
     if (r.loaded !== before) events.push({ kind: 'progress', requestId: f.requestId, loaded: r.loaded, total: r.total });
     this.released(f.requestId, r, events);
     if (outcome) events.push(this.settle(f.requestId, outcome));
@@ -110,6 +120,16 @@ class FdspClientCore {
       if (outcome) events.push(this.settle(requestId, outcome));
     }
     return events;
+  }
+
+  /** Counts a DATA frame in; a quarter of the window in since the last ACK: ACK this one. */
+  acknowledge(f, events) {
+    if (this.windowBytes === null) return;
+    this.unackedBytes += frames.HEADER_BYTES + f.bytes.length;
+    if (this.unackedBytes < this.windowBytes / 4) return;
+    this.unackedBytes = 0;
+    this.acks += 1;
+    events.push({ kind: 'ack', frame: frames.encodeAck(f.requestId, f.offset) });
   }
 
   released(requestId, r, events) {
@@ -152,6 +172,7 @@ class FdspClientCore {
       plr: t.packets ? t.lostChunks / t.packets : 0,
       unreliableLossRatio: t.unreliableChunks ? t.lostChunks / t.unreliableChunks : 0,
       reliableShare: total ? t.reliableBytes / total : null,
+      acks: this.acks,
     };
   }
 

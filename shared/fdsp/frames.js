@@ -13,8 +13,13 @@
 // client -> server (reliable channel):
 //   REQUEST {url, range: [first, last] | null, bp: 0-100, deadlineMs: number | null,
 //           paceBps?: number | null (the session's unreliable sending rate from now on; null: unpaced),
-//           udpOnly?: boolean (paper 000's UDP-only baseline: only container boxes reliable)}
+//           udpOnly?: boolean (paper 000's UDP-only baseline: only container boxes reliable),
+//           windowBytes?: number | null (the session's receive window from now on: at most this
+//           many DATA bytes, both channels, sent and not yet acknowledged; null: none)}
 //   CANCEL  {}
+//   ACK     no payload; request id and offset name the DATA frame that came last (either
+//           channel): it and everything sent before it have left the network, arrived or lost.
+//           Sent only while a receive window is asked for (origin/datachannel/in-flight-window.js)
 //   STALL   {stalled: boolean} (request id 0) the player began (true) or stopped (false)
 //           stalling: the origin's chunk deadlines stand still meanwhile (paper 000 moves every
 //           later deadline by a stall's length)
@@ -39,7 +44,10 @@ const MAX_JSON_BYTES = 8 * 1024;
 // A client's pace for the unreliable channel: 100 kbit/s to 10 Gbit/s.
 const MIN_PACE_BPS = 1e5;
 const MAX_PACE_BPS = 1e10;
-const TYPES = Object.freeze({ REQUEST: 1, CANCEL: 2, STALL: 3, HEAD: 16, DATA: 17, END: 18, ERROR: 19 });
+// A client's receive window: 16 KiB (one reliable frame must fit) to 64 MiB.
+const MIN_WINDOW_BYTES = 16 * 1024 + HEADER_BYTES;
+const MAX_WINDOW_BYTES = 64 * 1024 * 1024;
+const TYPES = Object.freeze({ REQUEST: 1, CANCEL: 2, STALL: 3, ACK: 4, HEAD: 16, DATA: 17, END: 18, ERROR: 19 });
 const TYPE_NAMES = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
 class FrameError extends Error {
@@ -96,7 +104,13 @@ function checkRequest(p) {
     throw new FrameError('bad-request', `REQUEST paceBps must be ${MIN_PACE_BPS}-${MAX_PACE_BPS} bits/s or null, got ${JSON.stringify(p.paceBps)}`);
   }
   if (p.udpOnly !== undefined && typeof p.udpOnly !== 'boolean') throw new FrameError('bad-request', `REQUEST udpOnly must be true or false, got ${JSON.stringify(p.udpOnly)}`);
-  return { url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null, ...(p.paceBps === undefined ? {} : { paceBps: p.paceBps }), ...(p.udpOnly ? { udpOnly: true } : {}) };
+  if (p.windowBytes !== null && p.windowBytes !== undefined && !(Number.isInteger(p.windowBytes) && p.windowBytes >= MIN_WINDOW_BYTES && p.windowBytes <= MAX_WINDOW_BYTES)) {
+    throw new FrameError('bad-request', `REQUEST windowBytes must be a whole number of bytes ${MIN_WINDOW_BYTES}-${MAX_WINDOW_BYTES} or null, got ${JSON.stringify(p.windowBytes)}`);
+  }
+  return {
+    url: p.url, range: p.range || null, bp: p.bp, deadlineMs: p.deadlineMs ?? null,
+    ...(p.paceBps === undefined ? {} : { paceBps: p.paceBps }), ...(p.udpOnly ? { udpOnly: true } : {}), ...(p.windowBytes === undefined ? {} : { windowBytes: p.windowBytes }),
+  };
 }
 
 function checkStall(p) {
@@ -125,6 +139,10 @@ function decodeFrame(data) {
     frame.bytes = body;
     return frame;
   }
+  if (type === 'ACK') {
+    if (body.length) throw new FrameError('bad-ack', `ACK frames carry no payload, got ${body.length} bytes`);
+    return frame;
+  }
   if (frame.offset !== 0) throw new FrameError('bad-offset', `${type} frames carry offset 0`);
   if (body.length > MAX_JSON_BYTES) throw new FrameError('too-large', `a ${type} payload of ${body.length} bytes is over ${MAX_JSON_BYTES}`);
   let payload;
@@ -139,7 +157,8 @@ function decodeFrame(data) {
 }
 
 module.exports = {
-  TYPES, MAGIC, VERSION, HEADER_BYTES, MAX_FRAME_BYTES, MIN_PACE_BPS, MAX_PACE_BPS, FrameError, decodeFrame, encodeData,
+  TYPES, MAGIC, VERSION, HEADER_BYTES, MAX_FRAME_BYTES, MIN_PACE_BPS, MAX_PACE_BPS, MIN_WINDOW_BYTES, MAX_WINDOW_BYTES, FrameError, decodeFrame, encodeData,
+  encodeAck: (requestId, offset) => header(TYPES.ACK, requestId, offset, 0),
   encodeRequest: (requestId, req) => encodeJson(TYPES.REQUEST, requestId, checkRequest(req)),
   encodeCancel: (requestId) => encodeJson(TYPES.CANCEL, requestId, {}),
   encodeStall: (stalled) => encodeJson(TYPES.STALL, 0, checkStall({ stalled })),

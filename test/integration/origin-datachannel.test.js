@@ -64,6 +64,31 @@ test('a segment arrives byte-exact at BP 0, 50 and 100, split as the priority ma
   expect(entries.map((e) => Boolean(e.udpOnly))).toEqual([false, false, false, true, false]);
 }, 60000);
 
+test('a receive window: the player acknowledges, the segment comes whole, the log says the window; null turns it off', async () => {
+  const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
+  try {
+    const url = '/content/sample/chunk-3-00004.m4s';
+    const file = fs.readFileSync(path.join(CONTENT, 'sample', 'chunk-3-00004.m4s'));
+    const windowBytes = 32 * 1024;
+    const r = await c.fetch(url, { bp: 0, graceMs: 1000, windowBytes });
+    expect(r.lostChunks).toBe(0);
+    expect(Buffer.from(r.bytes).equals(file)).toBe(true);
+    // An ACK each time a quarter of the window came in: each covers at most a quarter plus one
+    // 16 KiB reliable frame.
+    expect(c.stats().acks).toBeGreaterThanOrEqual(Math.floor(file.length / (windowBytes / 4 + 16 * 1024 + 12)));
+    expect(c.errorsWithoutRequest).toEqual([]); // no ACK was refused
+    const acksBefore = c.stats().acks;
+    const off = await c.fetch(url, { bp: 0, graceMs: 1000, windowBytes: null });
+    expect(Buffer.from(off.bytes).equals(file)).toBe(true);
+    expect(c.stats().acks).toBe(acksBefore);
+    await expect(c.fetch(url, { bp: 0, windowBytes: 100 })).rejects.toThrow(/windowBytes must be/);
+  } finally {
+    c.close();
+  }
+  const entries = logged.filter((e) => e.protocol === 'datachannel' && e.path.endsWith('chunk-3-00004.m4s') && e.bp === 0 && e.status === 200);
+  expect(entries.slice(-2).map((e) => e.windowBytes)).toEqual([32 * 1024, null]);
+}, 60000);
+
 test('a paced unreliable part cannot come faster than the pace asked; the log says the pace; null turns it off', async () => {
   const c = await connectFdsp(origin.urls.fdsp, { bindAddress: '127.0.0.1' });
   try {

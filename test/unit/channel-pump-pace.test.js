@@ -1,29 +1,10 @@
 'use strict';
 // The unreliable channel's pace (origin/datachannel/channel-pump.js setRate): a token bucket on
 // a scripted clock and timers, in front of a channel that takes everything.
-const { ChannelPump, PACE_BURST_MS } = require('../../origin/datachannel/channel-pump');
+const { PACE_BURST_MS } = require('../../origin/datachannel/channel-pump');
+const { scriptedPump } = require('../support/scripted-pump');
 
-function setup() {
-  let t = 0;
-  const timers = [];
-  const sent = [];
-  const channel = { send: (f) => sent.push([t, f.length]), bufferedAmount: () => 0, setBufferedAmountLowThreshold() {}, onBufferedAmountLow() {} };
-  const pump = new ChannelPump(channel, {
-    now: () => t,
-    timers: { set: (fn, ms) => { const x = { at: t + ms, fn }; timers.push(x); return x; }, clear: (x) => { x.cleared = true; } },
-  });
-  const advance = (to) => {
-    for (;;) {
-      const next = timers.filter((x) => !x.cleared && !x.done && x.at <= to).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      t = next.at;
-      next.done = true;
-      next.fn();
-    }
-    t = to;
-  };
-  return { pump, sent, advance, timers };
-}
+const setup = scriptedPump;
 
 test('unpaced: everything goes at once', () => {
   const { pump, sent } = setup();

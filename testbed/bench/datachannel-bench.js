@@ -14,17 +14,25 @@ const { ensureContent } = require('../../origin/content/ensure-content');
 const { cleanLinkLoss, cleanLossTable, pickSettings, SETTINGS } = require('./datachannel-clean-loss');
 const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
 const paceOption = require('../../player/transports/pace-option');
+const windowOption = require('../../player/transports/window-option');
+const congestionControls = require('../congestion/registry');
 const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
 const REPO = path.resolve(__dirname, '..', '..');
 // Bad options: said with the usage, without a stack.
 class UsageError extends Error {}
 const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all] [--sctp SETTINGS]...
-       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST] [--where LIST]
+                                   [--tcp NAME]
+       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST] [--window LIST] [--where LIST]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
 emulated link, measured in one run. Defaults: 20 Mbit/s, 50 ms RTT, no loss, 15 segments of
-the sample's top rung. Needs root.
+the sample's top rung. Needs root. Each row also splits the time into waits (request to first
+byte, summed over the segments) and transfer (first byte to the segment's end): "transfer vs
+HTTP/1.1" compares the rates while data flows, without the per-request round trips.
+
+--tcp: the HTTP/1.1 origin's TCP congestion control (${congestionControls.list().filter((c) => c.source === 'kernel').map((c) => c.name).join(', ')}; default cubic). SCTP's
+own control is Reno-like (RFC 4960): --tcp reno compares like with like.
 
 --stack: the origin's WebRTC stack (${stackNames().join(', ')}; default ${DEFAULT_STACK}); all: one
 table per stack, each against HTTP/1.1 measured beside it.
@@ -44,9 +52,12 @@ emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), each with the unrelia
 paced (the default, 1.5 x the top bitrate) and unpaced; prints the lost chunks per setting,
 split into the network's (in segments waited for in full) and those past their playout
 deadline, beside the UDP datagrams the client's kernel dropped for a full receive buffer (on
-loopback the host's count, shared with whatever else runs) (20 per cell is about 70 minutes). --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off
-(default 1.5,off; 20 per cell of the default pace alone is about 35 minutes). --where LIST:
-which settings, of loopback, 20 and 100 (default all three).
+loopback the host's count, shared with whatever else runs) (20 per cell is about 70 minutes).
+--pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off (default 1.5,off; 20 per cell of the
+default pace alone is about 35 minutes). --window LIST: the player's receive window (the
+transport option window: KiB the origin may have in flight before the player's ACKs, or off),
+e.g. 48 or off,48 (default off); one row per pace and window. --where LIST: which settings, of
+loopback, 20 and 100 (default all three).
 `;
 
 // Runs in the client namespace: fetches the same segments over HTTP/1.1 and the DataChannel.
@@ -56,17 +67,25 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
     const urls = ${JSON.stringify(urls)};
     (async () => {
       const out = {};
-      let t = performance.now(); let bytes = 0;
-      for (const u of urls) bytes += (await (await fetch(${JSON.stringify(http11)} + u)).arrayBuffer()).byteLength;
-      out.http11 = { bytes, seconds: (performance.now() - t) / 1000, lost: 0, chunks: 0 };
+      // waits: request to first byte, summed over the segments (the request-response cost);
+      // the rest of each segment's time is its transfer (the congestion control's share).
+      let t = performance.now(); let bytes = 0; let waits = 0;
+      for (const u of urls) {
+        const asked = performance.now();
+        const res = await fetch(${JSON.stringify(http11)} + u);
+        waits += (performance.now() - asked) / 1000;
+        bytes += (await res.arrayBuffer()).byteLength;
+      }
+      out.http11 = { bytes, seconds: (performance.now() - t) / 1000, waits, lost: 0, chunks: 0 };
       for (const bp of [100, 0]) {
         const c = await connectFdsp(${JSON.stringify(fdsp)}, { bindAddress: ${JSON.stringify(clientIp)} });
-        t = performance.now(); bytes = 0; let lost = 0; let chunks = 0;
+        t = performance.now(); bytes = 0; waits = 0; let lost = 0; let chunks = 0;
         for (const u of urls) {
           const r = await c.fetch(u, { bp, graceMs: 300 });
           bytes += r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable; lost += r.lostChunks; chunks += r.unreliableChunks;
+          waits += r.ttfbSeconds ?? 0;
         }
-        out['datachannel-bp' + bp] = { bytes, seconds: (performance.now() - t) / 1000, lost, chunks };
+        out['datachannel-bp' + bp] = { bytes, seconds: (performance.now() - t) / 1000, waits, lost, chunks };
         c.close();
       }
       console.log(JSON.stringify(out));
@@ -76,25 +95,27 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, where: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, tcp: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, window: { type: 'string' }, where: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
-  if ((values.pace !== undefined || values.where !== undefined) && values.clean === undefined) throw new UsageError(`--pace and --where go with --clean\n\n${USAGE}`);
+  if (values.tcp !== undefined && values.clean !== undefined) throw new UsageError(`--tcp goes with the goodput table, not --clean\n\n${USAGE}`);
+  if ((values.pace !== undefined || values.where !== undefined || values.window !== undefined) && values.clean === undefined) throw new UsageError(`--pace, --window and --where go with --clean\n\n${USAGE}`);
   if (values.clean !== undefined) {
     const playbacks = Number(values.clean);
     const stopAt = Number(values.stop ?? 30);
     if (!(Number.isInteger(playbacks) && playbacks > 0 && stopAt >= 5)) throw new UsageError(`--clean needs a number of playbacks >= 1 and --stop >= 5 s\n\n${USAGE}`);
-    const contentDir = path.join(REPO, 'content');
-    await ensureContent({ preset: 'sample', contentDir });
     if (values.stack !== undefined && !stackNames().includes(values.stack)) throw new UsageError(`--clean runs one stack: --stack ${stackNames().join(' or ')}\n\n${USAGE}`);
     // The transport option's own rule (player/transports/pace-option.js), so a typo fails before any playback.
     const problems = [];
     const paces = (values.pace ?? `${paceOption.default},off`).split(',').map((p) => paceOption.parse(p, { whole: `--pace "${p}"` }, problems));
+    const windows = (values.window ?? windowOption.default).split(',').map((w) => windowOption.parse(w, { whole: `--window "${w}"` }, problems));
     const settings = values.where === undefined ? SETTINGS : pickSettings(values.where, problems);
     if (problems.length) throw new UsageError(`${problems.join('\n')}\n\n${USAGE}`);
-    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
+    const contentDir = path.join(REPO, 'content');
+    await ensureContent({ preset: 'sample', contentDir });
+    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, windows, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(cleanLossTable(rows));
     return;
   }
@@ -113,6 +134,10 @@ async function main(argv) {
     }
   });
   if (sctpSets.some((t) => t !== 'default') && stacks.some((s) => s !== DEFAULT_STACK)) throw new UsageError(`--sctp applies to the ${DEFAULT_STACK} stack only\n\n${USAGE}`);
+  // The kernel's own controls only: the BPF ones would need loading for this one run.
+  const kernelControls = congestionControls.list().filter((c) => c.source === 'kernel').map((c) => c.name);
+  const tcp = values.tcp ?? 'cubic';
+  if (!kernelControls.includes(tcp)) throw new UsageError(`--tcp must be one of ${kernelControls.join(', ')}, got "${tcp}"\n\n${USAGE}`);
   const runs = stacks.flatMap((stack) => sctpSets.map((sctp) => ({ stack, sctp })));
   const contentDir = path.join(REPO, 'content');
   await ensureContent({ preset: 'sample', contentDir });
@@ -127,7 +152,7 @@ async function main(argv) {
   });
   let origin = null;
   try {
-    setCongestionControl(link.serverNs, 'cubic');
+    setCongestionControl(link.serverNs, congestionControls.get(tcp).kernelName);
     for (const { stack, sctp } of runs) {
       origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir: path.join(REPO, 'data'), logFile: '/dev/null', webrtcStack: stack, env: sctp === 'default' ? {} : { LAB_SCTP: sctp } });
       process.stdout.write(`origin's WebRTC stack: ${stack}${stack === DEFAULT_STACK ? `; SCTP settings: ${sctp}` : ''}\n`);
@@ -135,10 +160,12 @@ async function main(argv) {
       process.stderr.write(`link: ${rate / 1e6} Mbit/s, RTT ${rtt} ms, loss ${loss * 100} %; ${n} segments of ${top.bandwidth / 1000} kbps (${(urls.length && top.segments.slice(0, n).reduce((a, s) => a + s.size, 0) / 1e6).toFixed(1)} MB)\n`);
       const out = JSON.parse(nodeIn(link.clientNs, clientScript({ http11: origin.pageBase, fdsp: origin.urls.fdsp, clientIp: link.clientIp, urls }), 600000).trim().split('\n').pop());
       const base = (8 * out.http11.bytes) / out.http11.seconds;
-      const header = ['transport', 'goodput Mbit/s', 'vs HTTP/1.1', 'unreliable chunks lost'];
+      const baseTransfer = (8 * out.http11.bytes) / (out.http11.seconds - out.http11.waits);
+      const header = ['transport', 'goodput Mbit/s', 'vs HTTP/1.1', 'waits s', 'transfer Mbit/s', 'transfer vs HTTP/1.1', 'unreliable chunks lost'];
       const lines = Object.entries(out).map(([k, v]) => {
         const g = (8 * v.bytes) / v.seconds;
-        return [k, (g / 1e6).toFixed(2), (g / base).toFixed(3), v.chunks ? `${v.lost} / ${v.chunks} (${((100 * v.lost) / v.chunks).toFixed(2)} %)` : '-'];
+        const transfer = (8 * v.bytes) / (v.seconds - v.waits);
+        return [k, (g / 1e6).toFixed(2), (g / base).toFixed(3), v.waits.toFixed(2), (transfer / 1e6).toFixed(2), (transfer / baseTransfer).toFixed(3), v.chunks ? `${v.lost} / ${v.chunks} (${((100 * v.lost) / v.chunks).toFixed(2)} %)` : '-'];
       });
       const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
       const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

@@ -66,31 +66,33 @@ async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
  * @param {string} o.contentDir  holds the sample
  * @param {number} [o.stopAt]    seconds of each playback (default 30)
  * @param {Array<number|string>} [o.paces]  default: [1.5, 'off']
+ * @param {Array<number|string>} [o.windows]  the player's receive window (KiB or 'off'; default ['off'])
  * @param {(line: string) => void} [o.log]  progress
  * @param {string} [o.webrtcStack]  the origin's WebRTC stack
  * @returns {Promise<object[]>} one row per setting and pace
  */
-async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], settings = SETTINGS, webrtcStack, log = () => {} }) {
+async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], windows = ['off'], settings = SETTINGS, webrtcStack, log = () => {} }) {
   const rows = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-clean-'));
   try {
     for (const setting of settings) {
       const where = await originFor(setting, { contentDir, dataDir, webrtcStack });
       try {
-        for (const pace of paces) {
-          const row = emptyRow(setting.name, pace);
+        for (const [pace, win] of paces.flatMap((p) => windows.map((w) => [p, w]))) {
+          const row = emptyRow(setting.name, pace, win);
+          const label = `${setting.name}, pace ${pace}${win === 'off' ? '' : `, window ${win} KiB`}`;
           for (let i = 1; i <= playbacks; i++) {
             try {
               const dropsBefore = rcvbufErrors(where.netns);
               const { qoe } = await runPlayback({
                 pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000,
-                config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace },
+                config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace, window: win },
               });
               const p = addPlayback(row, qoe, rcvbufErrors(where.netns) - dropsBefore);
-              log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}`);
+              log(`${label}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}`);
             } catch (err) {
               row.failed += 1;
-              log(`${setting.name}, pace ${pace}, ${i}/${playbacks}: failed: ${err.message}`);
+              log(`${label}, ${i}/${playbacks}: failed: ${err.message}`);
             }
           }
           rows.push(row);
@@ -105,7 +107,7 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
   return rows;
 }
 
-const emptyRow = (setting, pace) => ({ setting, pace: String(pace), playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
+const emptyRow = (setting, pace, win = 'off') => ({ setting, pace: String(pace), window: String(win), playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
 
 /**
  * Counts one playback into its row. A lost chunk either never arrived in a segment the player
@@ -134,8 +136,8 @@ function addPlayback(row, qoe, rcvbuf = 0) {
 
 /** The rows as a Markdown table. */
 function cleanLossTable(rows) {
-  const header = ['setting', 'pace', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
-  const lines = rows.map((r) => [r.setting, r.pace, String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
+  const header = ['setting', 'pace', 'window KiB', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
+  const lines = rows.map((r) => [r.setting, r.pace, r.window ?? 'off', String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`;

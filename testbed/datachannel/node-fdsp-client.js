@@ -129,13 +129,14 @@ class NodeFdspClient {
    *   deadlineMs: the playout deadline (the origin skips chunks past it; the response stops at
    *   it); graceMs: a fixed grace after END instead of the rule's gap-based one; paceBps: the
    *   unreliable channel's rate from this request on (null: unpaced; absent: as it was); udpOnly:
-   *   paper 000's UDP-only baseline
+   *   paper 000's UDP-only baseline; windowBytes: the receive window from this request on
+   *   (null: none; absent: as it was)
    */
-  fetch(url, { bp = 100, range = null, deadlineMs = null, graceMs = null, paceBps, udpOnly = false } = {}) {
+  fetch(url, { bp = 100, range = null, deadlineMs = null, graceMs = null, paceBps, udpOnly = false, windowBytes } = {}) {
     return new Promise((resolve, reject) => {
       if (this.closed) throw new Error('the FDSP session is closed');
       const started = performance.now();
-      const { requestId, frame } = this.core.request({ url, range, bp, deadlineMs, graceMs, paceBps, udpOnly }, started);
+      const { requestId, frame } = this.core.request({ url, range, bp, deadlineMs, graceMs, paceBps, udpOnly, windowBytes }, started);
       this.waiting.set(requestId, { resolve, reject, started });
       try {
         this.reliable.sendMessageBinary(frame);
@@ -150,7 +151,8 @@ class NodeFdspClient {
 
   handle(events) {
     for (const e of events) {
-      if (e.kind === 'done') this.done(e);
+      if (e.kind === 'ack') this.send(e.frame);
+      else if (e.kind === 'done') this.done(e);
       else if (e.kind === 'failed') this.failed(e);
       else if (e.kind === 'end' && this.awaitingEnd.has(e.requestId)) this.awaitingEnd.get(e.requestId).deliver(e.end);
     }

@@ -40,13 +40,16 @@ function rawFrame(type, requestId, offset, payload, { magic = frames.MAGIC, vers
   return out;
 }
 
-/** What the origin will make of a message: a strike (ERROR 400, counted), a REQUEST or a CANCEL. */
+/** What the origin will make of a message: a strike (ERROR 400, counted), a REQUEST, a CANCEL or an ACK. */
 function classify(message, channel) {
   if (channel === 'unreliable' || typeof message === 'string') return { kind: 'strike' };
   try {
     const f = frames.decodeFrame(message);
     if (f.type === 'REQUEST') return { kind: 'request', requestId: f.requestId, payload: f.payload };
     if (f.type === 'CANCEL') return { kind: 'cancel', requestId: f.requestId };
+    // An ACK is never refused (one for no frame in flight does nothing): a broken frame that
+    // came out as one is not a strike.
+    if (f.type === 'ACK') return { kind: 'ack' };
     return { kind: 'strike' };
   } catch (err) {
     if (err instanceof frames.FrameError) return { kind: 'strike' };
@@ -81,6 +84,7 @@ function brokenFrame(prng) {
     () => rawFrame(prng.pick([frames.TYPES.HEAD, frames.TYPES.DATA, frames.TYPES.END, frames.TYPES.ERROR]), id, prng.pick([0, 5]), '{"status":200}'),
     () => rawFrame(prng.pick([frames.TYPES.REQUEST, frames.TYPES.CANCEL, frames.TYPES.STALL]), id, prng.int(1, 2 ** 32 - 1), '{}'),
     () => rawFrame(frames.TYPES.STALL, prng.pick([0, id]), 0, prng.pick(['{}', '{"stalled":1}', '{"stalled":"true"}', '{"stalled":null}', '[]'])),
+    () => rawFrame(frames.TYPES.ACK, id, prng.int(0, 2 ** 32 - 1), prng.pick(['{}', 'x', '{"offset":0}'])),
     () => rawFrame(frames.TYPES.REQUEST, id, 0, JSON.stringify({ url: '/x', bp: 100, pad: 'x'.repeat(prng.int(8200, 60000)) })),
     () => rawFrame(frames.TYPES.REQUEST, id, 0, new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])),
     () => rawFrame(frames.TYPES.REQUEST, id, 0, prng.pick(['[]', '1', '"s"', 'null', 'true', '{', '{"url":'])),
