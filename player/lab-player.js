@@ -13,6 +13,7 @@ const { createCustomAbrRule, createAbandonRule } = require('./dash/custom-abr-ru
 const { labDashSettings } = require('./dash/dash-settings');
 const { createAbrInputBuilder } = require('./playback/abr-input');
 const { createSeekSchedule } = require('./playback/seek-schedule');
+const { createEndOfMedia } = require('./playback/end-of-media');
 const { keepBitrateOnSeek } = require('./playback/keep-bitrate-on-seek');
 const { createPlaybackStopper } = require('./playback/playback-stopper');
 const { watchStalls } = require('./playback/stall-clock');
@@ -183,6 +184,8 @@ async function startPlayback(o) {
   const stopper = createPlaybackStopper({ recorder, player, beforeStop: () => { clearInterval(ticker); stalls.dispose(); } });
   const { stop, ended } = stopper;
   const schedule = createSeekSchedule(o.seeks, o.stopAt);
+  // A live stream's duration is Infinity: only on-demand media has an end to reach.
+  const endOfMedia = createEndOfMedia();
   const ticker = setInterval(() => {
     const t = o.video.currentTime;
     const due = schedule.dueSeek(t);
@@ -190,8 +193,10 @@ async function startPlayback(o) {
       recorder.seek(t, due.to, { scheduled: true });
       player.seek(due.to);
     }
-    // The element's flag as well as its 'ended' event: one missed event must not hang the run.
-    if (o.video.ended || schedule.stopDue(t, recorder.seekPending)) stop();
+    // The element's flag as well as its 'ended' event: one missed event must not hang the run;
+    // and a playhead standing at the end without either (end-of-media.js).
+    const stuckAtEnd = !recorder.seekPending && endOfMedia.atEnd(t, o.video.duration, performance.now());
+    if (o.video.ended || stuckAtEnd || schedule.stopDue(t, recorder.seekPending)) stop();
     if (o.onUpdate) o.onUpdate(recorder);
   }, 100);
   o.video.addEventListener('ended', () => setTimeout(stop, 0), { once: true });
