@@ -3,17 +3,21 @@
 // DATA bytes, both channels together, sent and not yet acknowledged by the client's ACK frames.
 //
 // Why: on plain loopback nothing between the origin and Chromium limits the rate, and
-// Chromium's UDP socket (a 64 KiB receive buffer) dropped datagrams whenever its network thread
-// fell behind, even with the unreliable channel paced (README, "The unreliable channel's pace").
-// The pace bounds the average; only the receiver's acknowledgements bound what lands while it
-// is not reading. SCTP's own receive window does not: Chromium's SCTP advertises megabytes.
+// Chromium's UDP socket (a 64 KiB receive buffer) dropped datagrams even with the unreliable
+// channel paced (README, "The unreliable channel's pace"). The pace bounds the average; only the
+// receiver's acknowledgements bound what can land while it is not reading (SCTP's own receive
+// window does not: Chromium's SCTP advertises megabytes). Measured (2026-11-26): it did not
+// remove those drops, even at 17 KiB; they come in a session's first seconds. Kept as an option
+// to show that, and for links where the origin must not outrun the player.
 //
 // An ACK names the DATA frame that arrived last: that frame and every one sent before it count
 // as gone (arrived, or lost: an unreliable chunk never comes back, so waiting for it would close
 // the window for good). When no ACK comes for a while (everything in flight lost, or the client
 // stopped reading), the window opens again after `quietMs` (twice the acknowledgement delay
-// seen, at least MIN_QUIET_MS): the window limits bursts into a stalled receiver, it must never
-// stop a session.
+// seen, at least MIN_QUIET_MS), doubled at each reopening without an ACK between, as TCP backs
+// off its retransmission timer: a receiver that is not reading (Chromium's network process
+// stalled at startup, measured on loopback) then gets a window or two more, not one per
+// MIN_QUIET_MS; and the window never stops a session for good.
 // Pure: the caller gives the time.
 
 const MIN_QUIET_MS = 100;
@@ -27,6 +31,7 @@ class InFlightWindow {
     this.pending = new Map(); // "requestId:offset" -> {total: sentTotal after it, at: ms}
     this.delayMs = null; // smoothed acknowledgement delay
     this.lastProgressAt = 0; // last send that found the window empty, or last ACK that moved it
+    this.reopens = 0; // reopenings without an ACK since the last one
   }
 
   /** Sets (bytes) or removes (null) the window; what is in flight is forgotten either way. */
@@ -45,7 +50,8 @@ class InFlightWindow {
 
   /** How long without an ACK before what is in flight counts as gone (ms). */
   get quietMs() {
-    return this.delayMs === null ? MAX_QUIET_MS / 2 : Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, 2 * this.delayMs));
+    const base = this.delayMs === null ? MAX_QUIET_MS / 2 : Math.max(MIN_QUIET_MS, 2 * this.delayMs);
+    return Math.min(MAX_QUIET_MS, base * 2 ** this.reopens);
   }
 
   /**
@@ -86,6 +92,7 @@ class InFlightWindow {
     this.delayMs = this.delayMs === null ? delay : 0.875 * this.delayMs + 0.125 * delay;
     this.ackedTotal = hit.total;
     this.lastProgressAt = now;
+    this.reopens = 0;
     // The map is in send order: drop what this ACK covered.
     for (const [key, v] of this.pending) {
       if (v.total > this.ackedTotal) break;
@@ -97,6 +104,7 @@ class InFlightWindow {
   forgetInFlight() {
     this.ackedTotal = this.sentTotal;
     this.pending.clear();
+    this.reopens += 1;
   }
 }
 

@@ -3,9 +3,10 @@
 // (default), or K KiB: the origin keeps at most K KiB of DATA, both channels together, sent and
 // not yet acknowledged; the player acknowledges every quarter of it (shared/fdsp/client-core.js,
 // origin/datachannel/in-flight-window.js). Why: on plain loopback Chromium's UDP socket (64 KiB
-// receive buffer) dropped datagrams while its network thread was not reading, paced or not; a
-// window under that buffer bounds what can land meanwhile. It also caps the rate at K KiB per
-// round trip (48 KiB at 50 ms: 7.9 Mbit/s), so it is off unless asked for.
+// receive buffer) dropped datagrams, paced or not; a window under that buffer should bound what
+// can land while it is not reading. Measured, it did not stop those drops (README, "The
+// unreliable channel's pace"). It caps the rate at K KiB per round trip (48 KiB at 50 ms:
+// 7.9 Mbit/s), so it is off unless asked for.
 // Parsed here only: page URL (?window=), a scenario's transport entry, the page's form.
 const { numberFrom, show } = require('../option-values');
 const { MIN_WINDOW_BYTES, MAX_WINDOW_BYTES } = require('../../shared/fdsp/frames');
@@ -29,7 +30,7 @@ const windowBytes = (value) => (value === 'off' || value === undefined ? null : 
 module.exports = {
   title: 'receive window',
   noun: 'a receive window',
-  help: `KiB of data in flight the origin may send before the player's acknowledgements (${MIN_KIB}-${MAX_KIB}), or "off" (default): bounds what lands in the browser's UDP receive buffer while it is not reading, at a cap of that much per round trip`,
+  help: `KiB of data the origin may have in flight before the player's acknowledgements (${MIN_KIB}-${MAX_KIB}), or "off" (default); caps the rate at that much per round trip`,
   default: 'off',
   parse,
   format: (value) => String(value),

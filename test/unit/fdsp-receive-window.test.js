@@ -65,14 +65,25 @@ describe('the origin side: a window held by the pump', () => {
     const w = new InFlightWindow();
     w.setLimit(10 * FRAME);
     const { sent, push, advance } = pumpWith(w);
-    push(1, 25);
+    push(1, 35);
     expect(sent).toHaveLength(10);
-    advance(w.quietMs - 1);
+    const first = w.quietMs;
+    advance(first - 1);
     expect(sent).toHaveLength(10);
-    advance(w.quietMs + 1);
+    advance(first);
     expect(sent).toHaveLength(20);
-    advance(10 * w.quietMs);
-    expect(sent).toHaveLength(25);
+    // Still nothing acknowledged: the next reopening waits twice as long (a stalled receiver).
+    expect(w.quietMs).toBe(Math.min(2 * first, 2000));
+    advance(first + w.quietMs - 1);
+    expect(sent).toHaveLength(20);
+    advance(first + w.quietMs);
+    expect(sent).toHaveLength(30);
+    advance(first + 10000);
+    expect(sent).toHaveLength(35);
+    // An ACK starts the count again.
+    w.sent(2, 0, FRAME, 20000);
+    w.acked(2, 0, 20010);
+    expect(w.reopens).toBe(0);
   });
 
   test('the quiet time follows the acknowledgement delay seen, within its bounds', () => {
