@@ -126,7 +126,7 @@ describe('the shipped paper 001 scenarios', () => {
     expect(new Set(profiles.map((p) => p.lossPercent || 0))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
     expect(new Set(profiles.map((p) => p.rttMs))).toEqual(new Set([50, 100, 200]));
     for (const p of profiles) expect(p.rate).toEqual({ kind: 'constant', bitsPerSecond: 8192000 });
-    expect(expandMatrix(scenario)).toHaveLength(36);
+    expect(expandMatrix(scenario)).toHaveLength(36 * 3); // 3 repetitions of each cell
   });
 
   test('paper001-friendliness: one reno flow against t_gap 0-700 ms at 2048 kbit/s without loss', () => {
