@@ -86,6 +86,15 @@ describe('testbed metrics of one playback', () => {
     expect(m.lateTimers).toBe(2);
   });
 
+  test('a multipath link offers the sum of its paths: two 2.5 Mbit/s paths, 2 Mbit/s of media = 40 %; an unlimited path leaves it unknown', () => {
+    const path = { kind: 'constant', bitsPerSecond: 2.5e6 };
+    const m = playbackMetrics({ qoe, counters, rate: [path, path] });
+    expect(m.availableRate).toBe(5e6);
+    expect(m.linkUtilization).toBeCloseTo(0.4, 12);
+    expect(playbackMetrics({ qoe, counters, rate: [path, null] }).linkUtilization).toBeNull();
+    expect(playbackMetrics({ qoe, counters, rate: [path] }).linkUtilization).toBeCloseTo(0.8, 12);
+  });
+
   test('the available rate is the schedule\'s mean over the download window, on the link\'s clock', () => {
     // square 1/3 Mbit/s, 4 s period: high in [0, 2 s), low in [2, 4 s): mean over 4 s = 2 Mbit/s
     const square = { kind: 'square', lowBitsPerSecond: 1e6, highBitsPerSecond: 3e6, periodMs: 4000 };

@@ -8,7 +8,8 @@
 //                    not counted as overhead (wireSeries gives the wire bytes at that time)
 //   mediaThroughput  media bits / (first segment request -> last segment byte)
 //   linkUtilization  mediaThroughput / mean available rate over the same window (paper 003
-//                    eq. 2); null on an unlimited link
+//                    eq. 2), the rates of all paths summed on a multipath link; null on an
+//                    unlimited link (or path)
 //   packetLossRatio  packets the emulator dropped (loss, queue, link down) / packets sent,
 //                    per direction: the network's PLR. (An unreliable transport's own PLR,
 //                    media packets that never reached the player, is the player's to report.)
@@ -52,7 +53,8 @@ function valueAt(series, t) {
  * @param {object} o
  * @param {object} o.qoe               the player's QoE JSON (window.lab.done)
  * @param {object|null} o.counters     emulator counters {toClient, toServer, lateTimers}
- * @param {object|null} o.rate         the downlink's rate-schedule spec (null: unlimited)
+ * @param {object|object[]|null} o.rate  the downlink's rate-schedule spec (null: unlimited), or
+ *   one per path of a multipath link (the first path's first): their sum is what is available
  * @param {number} [o.pageToLinkMs]    page clock + this = the link schedule's clock
  * @param {[number, number][]} [o.wireSeries]  [page ms, downlink IP bytes since the start]
  */
@@ -67,7 +69,8 @@ function playbackMetrics({ qoe, counters = null, rate = null, pageToLinkMs = 0, 
     const to = Math.max(...segments.map((s) => s.lastByte));
     windowMs = to - from;
     if (windowMs > 0) mediaThroughput = (8 * mediaBytes) / (windowMs / 1000);
-    availableRate = meanRate(rate, from + pageToLinkMs, to + pageToLinkMs);
+    const rates = (Array.isArray(rate) ? rate : [rate]).map((spec) => meanRate(spec, from + pageToLinkMs, to + pageToLinkMs));
+    availableRate = rates.every((r) => r !== null) ? rates.reduce((a, b) => a + b, 0) : null;
   }
   const down = counters && counters.toClient;
   const wireBytesDown = down ? down.bytesOut : null;

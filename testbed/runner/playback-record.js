@@ -137,7 +137,9 @@ function playbackRecord({ scenario, playback: p, emulated, playerConfig, started
     commit: code ? code.commit : null,
     commitDirty: code ? code.dirty : null,
     ...(played && played.throughput ? throughputRunFields(played, { scenario, playback: p, emulated }) : {}),
-    ...(played && !played.throughput ? playedFields(played, { rate: emulated ? p.profile.rate : null }) : {}),
+    // Every path's rate: two 5 Mbit/s paths offer 10 (paper004's utilization was over one path's
+    // rate, 125 % for a cubic playback, before 2026-11-26).
+    ...(played && !played.throughput ? playedFields(played, { rate: emulated ? [p.profile.rate, ...(p.profile.extraPaths || []).map((x) => x.rate)] : null }) : {}),
     ...(error ? failedFields(error) : {}),
     wallSeconds: (endedAt.getTime() - startedAt.getTime()) / 1000,
     origin: summarizeRequestLog(requestLog),
