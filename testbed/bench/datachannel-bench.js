@@ -16,6 +16,9 @@ const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks')
 const paceOption = require('../../player/transports/pace-option');
 const windowOption = require('../../player/transports/window-option');
 const congestionControls = require('../congestion/registry');
+
+// --tcp picks among the kernel's built-in controls: the BPF ones need loading, which this bench does not do.
+const KERNEL_CONTROLS = congestionControls.list().filter((c) => c.source === 'kernel').map((c) => c.name);
 const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -34,7 +37,7 @@ HTTP/1.1" compares the rates while data flows, without the per-request round tri
 still coming (as the player's substream overlapping does for fragmented content): no idle
 round trip between them.
 
---tcp: the HTTP/1.1 origin's TCP congestion control (${congestionControls.list().filter((c) => c.source === 'kernel').map((c) => c.name).join(', ')}; default cubic). SCTP's
+--tcp: the HTTP/1.1 origin's TCP congestion control (${KERNEL_CONTROLS.join(', ')}; default cubic). SCTP's
 own control is Reno-like (RFC 4960): --tcp reno compares like with like.
 
 --stack: the origin's WebRTC stack (${stackNames().join(', ')}; default ${DEFAULT_STACK}); all: one
@@ -152,9 +155,8 @@ async function main(argv) {
   });
   if (sctpSets.some((t) => t !== 'default') && stacks.some((s) => s !== DEFAULT_STACK)) throw new UsageError(`--sctp applies to the ${DEFAULT_STACK} stack only\n\n${USAGE}`);
   // The kernel's own controls only: the BPF ones would need loading for this one run.
-  const kernelControls = congestionControls.list().filter((c) => c.source === 'kernel').map((c) => c.name);
   const tcp = values.tcp ?? 'cubic';
-  if (!kernelControls.includes(tcp)) throw new UsageError(`--tcp must be one of ${kernelControls.join(', ')}, got "${tcp}"\n\n${USAGE}`);
+  if (!KERNEL_CONTROLS.includes(tcp)) throw new UsageError(`--tcp must be one of ${KERNEL_CONTROLS.join(', ')}, got "${tcp}"\n\n${USAGE}`);
   const runs = stacks.flatMap((stack) => sctpSets.map((sctp) => ({ stack, sctp })));
   const contentDir = path.join(REPO, 'content');
   await ensureContent({ preset: 'sample', contentDir });
