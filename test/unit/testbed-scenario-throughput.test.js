@@ -143,3 +143,22 @@ describe('the shipped paper 001 scenarios', () => {
     expect(Object.keys(scenario.profiles).length).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('initialWindow (the origin\'s TCP initial window, paper 001\'s kernel: 3)', () => {
+  const { initialWindowRouteArgs } = require('../../testbed/netem/initial-window');
+
+  test('given: in the normal form; absent: no key, so earlier run directories still resume', () => {
+    expect(validateScenario({ ...throughputBase(), initialWindow: 3 }, ctx).initialWindow).toBe(3);
+    expect('initialWindow' in validateScenario(throughputBase(), ctx)).toBe(false);
+  });
+
+  test.each([0, 101, 2.5, '3', null])('%p is refused with the range and the kernel\'s own', (value) => {
+    expect(problemsOf({ ...throughputBase(), initialWindow: value })).toMatch(/initialWindow must be a whole number of segments, 1-100 \(Linux's own is 10; paper 001's kernel 2\.6\.27 used 3\)/);
+  });
+
+  test('the route words: initcwnd N, or nothing for the kernel\'s own', () => {
+    expect(initialWindowRouteArgs(3)).toEqual(['initcwnd', '3']);
+    expect(initialWindowRouteArgs(undefined)).toEqual([]);
+    expect(initialWindowRouteArgs(null)).toEqual([]);
+  });
+});

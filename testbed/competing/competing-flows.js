@@ -20,6 +20,7 @@ const { spawn, execFile } = require('node:child_process');
 const { ip } = require('../netem/ip-netns');
 const congestionControls = require('../congestion/registry');
 const { inNamespace } = require('../netem/namespace-link');
+const { initialWindowRouteArgs } = require('../netem/initial-window');
 
 const FIRST_HOST = 100; // flow i's address is 10.77.X.(100 + i): clear of .1 server, .2/.3 client
 const FIRST_PORT = 50000;
@@ -100,13 +101,14 @@ function congestionControlSeen(serverNs, address) {
  * @param {object} o.link       namespace-link.js's link (serverNs, clientNs, serverTun, clientTun, serverIp)
  * @param {Array<{label: string, cc: string, startSeconds: number, stopSeconds: number|null}>} o.flows
  * @param {number} [o.sampleMs] how often each receiver reports its bytes (default 1000)
+ * @param {number} [o.initialWindow] the senders' TCP initial window in segments (default the kernel's)
  * @returns {Promise<{flows: object[], pids: () => number[], start: (startWallMs: number) => void,
  *   stop: () => Promise<object[]>, kill: () => void}>}
  *   stop() ends every flow and returns per flow {label, cc, ccSeen, address, port, startSeconds,
  *   stopSeconds, connectedAt, stoppedAt (wall ms), samples [[wall ms, bytes received]],
  *   receivedBytes, sentBytes, error}
  */
-async function prepareCompetingFlows({ link, flows, sampleMs = 1000 }) {
+async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWindow = null }) {
   if (!link.clientNs) throw new Error('competing flows need the client end in its own namespace');
   const subnet = link.serverIp.split('.').slice(0, 3).join('.');
   const state = flows.map((f, i) => ({
@@ -124,7 +126,7 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000 }) {
   try {
     for (const s of state) {
       ip('-n', link.clientNs, 'addr', 'add', `${s.address}/32`, 'dev', link.clientTun);
-      ip('-n', link.serverNs, 'route', 'replace', `${s.address}/32`, 'dev', link.serverTun, 'congctl', congestionControls.get(s.cc).kernelName);
+      ip('-n', link.serverNs, 'route', 'replace', `${s.address}/32`, 'dev', link.serverTun, 'congctl', congestionControls.get(s.cc).kernelName, ...initialWindowRouteArgs(initialWindow));
       s.receiver = spawnInNamespace(link.clientNs, 'bulk-receiver.js', { host: s.address, port: s.port, sampleMs }, (msg) => {
         if (msg.listening) s.listening = true;
         else if (msg.error) s.error = s.error || `receiver: ${msg.error}`;

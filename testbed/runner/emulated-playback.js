@@ -13,6 +13,7 @@ const { readEndpointDrops, diffDrops } = require('../netem/endpoint-drops');
 const { runPlayback } = require('../run-playback');
 const { runThroughput } = require('../throughput/run-throughput');
 const { prepareCompetingFlows } = require('../competing/competing-flows');
+const { setInitialWindow } = require('../netem/initial-window');
 const { describeExit } = require('../chromium');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { diffCounters, sumCounters, sampleWireBytes } = require('./link-counters');
@@ -73,9 +74,10 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       others: (scenario.competingFlows || []).map((f) => f.cc),
     });
     if (mptcp) enableMptcp(link);
+    if (scenario.initialWindow !== undefined) setInitialWindow(link, scenario.initialWindow);
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, mptcp });
     // Receivers listening before the page loads; the senders start with the playback.
-    if (scenario.competingFlows) flows = await prepareCompetingFlows({ link, flows: scenario.competingFlows });
+    if (scenario.competingFlows) flows = await prepareCompetingFlows({ link, flows: scenario.competingFlows, initialWindow: scenario.initialWindow });
     // All paths together are the playback's link (packet loss, overhead, wire bytes).
     const linkCounters = mptcp ? async () => sumCounters(await Promise.all(link.paths.map((x) => x.counters()))) : () => link.counters();
     let before = null;

@@ -27,6 +27,9 @@ const congestionControls = require('../congestion/registry');
 const { unavailableReason, CongestionControlUnavailableError } = require('../congestion/bpf-loader');
 const { transportsWithOption } = require('../../player/transports');
 
+// How often the progress bar is redrawn while one playback runs.
+const PROGRESS_TICK_MS = 5000;
+
 /** Where the playbacks run: a fresh link and origin process each, or one loopback origin for the run. */
 async function openVenue(o) {
   if (!o.emulate) return startLoopbackPlaybacks({ scenario: o.scenario, contentDir: o.contentDir, dataDir: o.dataDir });
@@ -115,7 +118,7 @@ async function runScenario(o) {
     const notice = leftoverNotice();
     if (notice) print(notice);
   } else {
-    print('warning: running WITHOUT network emulation (--no-emulation): every playback uses loopback; network profiles and switch schedules are ignored');
+    print(`warning: running WITHOUT network emulation (--no-emulation): every playback uses loopback; network profiles and switch schedules are ignored${scenario.initialWindow !== undefined ? ', and so is initialWindow' : ''}`);
   }
 
   const code = codeVersion();
@@ -140,7 +143,20 @@ async function runScenario(o) {
         bar.done();
         print(`${label} playing: origin PID ${originPid}${serverNs ? ` in ${serverNs}` : ' (this process)'}, Chromium PID ${chromiumPid}${clientNs ? ` in ${clientNs}` : ''}`);
       };
-      const record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code });
+      // A playback lasts minutes (a throughput run 8.5): the bar moves during it, by the clock
+      // against the playback's expected time, stopping short of its end until it has ended.
+      const playbackStarted = Date.now();
+      const tick = setInterval(() => {
+        const within = Math.min((Date.now() - playbackStarted) / 1000, 0.99 * p.expectedSeconds);
+        bar.update((doneSeconds + within) / expectedSeconds, label);
+      }, PROGRESS_TICK_MS);
+      tick.unref();
+      let record;
+      try {
+        record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code });
+      } finally {
+        clearInterval(tick);
+      }
       if (!record) {
         interrupted = true;
         break;

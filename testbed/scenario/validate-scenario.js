@@ -11,6 +11,8 @@
 //   repetitions              runs per combination (default 1)
 //   timeoutSeconds           per playback (default: 3 x the expected viewing time + 120 s)
 //   congestionControl        TCP congestion control in the origin's namespace (default cubic)
+//   initialWindow            the origin's TCP initial window in segments (default: the kernel's,
+//                            10); paper 001's kernel used 3 (testbed/netem/initial-window.js)
 //   keepBitrateOnSeek        hold the pre-seek bitrate after a seek (paper 002 Table 3)
 //   live                     true or {delaySeconds}: play the content as a live broadcast at that
 //                            target latency (default 10 s; origin/live/, player/live/); no seeks
@@ -44,9 +46,10 @@ const options = require('../../player/run-options');
 const { validateReference } = require('../report/paper-reference');
 const { validateThroughput, THROUGHPUT_ABR } = require('./throughput-run');
 const { validateCompetingFlows } = require('./competing-flows');
+const { initialWindowProblem } = require('../netem/initial-window');
 
 const CONGESTION_CONTROLS = require('../congestion/registry').names();
-const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl',
+const TOP_KEYS = ['name', 'description', 'content', 'durationSeconds', 'repetitions', 'timeoutSeconds', 'congestionControl', 'initialWindow',
   'keepBitrateOnSeek', 'live', 'transports', 'abrs', 'profiles', 'networks', 'seekSchedules', 'switchSchedules', 'reference', 'throughput', 'competingFlows'];
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -201,6 +204,8 @@ function validateScenario(raw, ctx) {
   if (raw.timeoutSeconds !== undefined && !(typeof raw.timeoutSeconds === 'number' && raw.timeoutSeconds > 0)) problems.push(`timeoutSeconds must be a number > 0, got ${show(raw.timeoutSeconds)}`);
   const congestionControl = raw.congestionControl ?? 'cubic';
   if (!CONGESTION_CONTROLS.includes(congestionControl)) problems.push(`congestionControl must be one of ${CONGESTION_CONTROLS.join(', ')}, got ${show(congestionControl)}`);
+  const initialWindowIssue = initialWindowProblem(raw.initialWindow);
+  if (initialWindowIssue) problems.push(initialWindowIssue);
   if (raw.keepBitrateOnSeek !== undefined && typeof raw.keepBitrateOnSeek !== 'boolean') problems.push('keepBitrateOnSeek must be true or false');
 
   const list = (key, fallback) => {
@@ -273,6 +278,8 @@ function validateScenario(raw, ctx) {
     repetitions,
     timeoutSeconds: raw.timeoutSeconds ?? null,
     congestionControl,
+    // Only when given, as live below.
+    ...(raw.initialWindow !== undefined ? { initialWindow: raw.initialWindow } : {}),
     keepBitrateOnSeek: raw.keepBitrateOnSeek === true,
     // Only when given, as throughput below.
     ...(live ? { live } : {}),
