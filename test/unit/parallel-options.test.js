@@ -67,6 +67,10 @@ test('the results columns read the transport\'s totals, and only its', () => {
   expect(Object.fromEntries(entry.resultColumns.map((c) => [c.name, c.get(record)]))).toEqual({
     chunkRequests: 120, reRequests: 3, chunkTimeouts: 2, duplicateChunks: 3, requestOverheadRatio: 0.03,
   });
+  // A throughput run has no QoE summary: its totals come with its throughput.
+  const throughputRun = { summary: null, throughput: { transportStats: record.summary.transport } };
+  expect(entry.resultColumns.map((c) => c.get(throughputRun))).toEqual([120, 3, 2, 3, 0.03]);
+  expect(entry.resultColumns.map((c) => c.get({ summary: null, throughput: { transportStats: { requests: 2 } } }))).toEqual([null, null, null, null, null]);
   const fdsp = { summary: { transport: { plr: 0.01, lateChunks: 2 } } };
   expect(entry.resultColumns.map((c) => c.get(fdsp))).toEqual([null, null, null, null, null]);
   expect(entry.progressNote(record.summary)).toBe('3 re-requests');

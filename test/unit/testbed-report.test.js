@@ -262,7 +262,13 @@ describe('the paper\'s figures beside ours', () => {
       // An FDSP run records its content's reliable shares per BP; the report prints them.
       const byBp = [0, 100].map((bp) => ({ bp, bytesShare: bp ? 0.2 : 0.01, packetsShare: bp ? 0.15 : 0.008 }));
       fs.writeFileSync(path.join(dir, 'content-shares.json'), JSON.stringify({ content: 'sample', segmentSeconds: 2, representations: [{ id: '0', bandwidth: 300000, height: 216, iSliceBytesShare: 0.19, iFramesPer30Seconds: 15, byBp }] }));
+      // A results.csv from an older code (fewer columns): the report rebuilds it from the records.
+      fs.writeFileSync(path.join(dir, 'results.csv'), 'id,status\nstale,ok\n');
       const files = writeReport(dir);
+      const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8');
+      expect(csv.split('\n')[0]).toBe(toCsv([]).split('\n')[0]);
+      expect(csv).toContain('http11.fixed.rtt50.r1');
+      expect(csv).not.toContain('stale');
       const md = fs.readFileSync(files.md, 'utf8');
       expect(md).toContain('## Reliable share per BP (content sample)');
       expect(md).toContain('| rung | I-slice data | I-frames / 30 s | BP 0 | BP 100 |\n| --- | --- | --- | --- | --- |\n| 300 kbit/s 216p | 19.0 % | 15.0 | 1.0 % / 0.8 % | 20.0 % / 15.0 % |');

@@ -17,9 +17,10 @@ const USAGE = `Usage: npm run report -- RUN_DIR [--plots ID,ID,...]
 Writes RUN_DIR/report.html (self-contained: per-metric tables by transport x ABR x network,
 each cell "mean ± half the 95 % interval (min-max, n=playbacks)", under each table the cells
 whose intervals overlap, bar charts, buffer and bitrate over time), RUN_DIR/report.md (the
-tables in Markdown) and RUN_DIR/tables.csv (long form). Works on a partial or interrupted run
-too, and on a directory that keeps only results.csv and scenario.json (as results/ does: the
-same tables, no plots over time).
+tables in Markdown) and RUN_DIR/tables.csv (long form), and rewrites RUN_DIR/results.csv from
+the playback records with the current code. Works on a partial or interrupted run too, and on
+a directory that keeps only results.csv and scenario.json (as results/ does: the same tables,
+no plots over time; that results.csv is left as it is).
 
 Cells holding playbacks measured before a fix in results/known-fixes.json that changes that
 metric are marked "†N" (N: the fix's number there), and the report says what each fix changed.

@@ -1,7 +1,8 @@
 'use strict';
 // A run directory -> report.html (self-contained: tables and uPlot charts, the library inlined:
 // report-charts.js), report.md
-// (the same tables in Markdown) and tables.csv (every metric summary in long form). A directory
+// (the same tables in Markdown), tables.csv (every metric summary in long form) and, from the
+// playback records, results.csv again. A directory
 // with results.csv and scenario.json but no playback records (results/ keeps runs that way)
 // gets the same tables, without the plots over time. Cells measured before a known fix that
 // changes them are marked (known-fixes.js).
@@ -13,7 +14,7 @@ const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('.
 const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('./report-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
-const { csvCell } = require('../runner/results-table');
+const { csvCell, toCsv } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { referencePivot } = require('./paper-reference');
 const { cdfsByRow, segmentThroughputsMbps, seekWaitsSeconds } = require('./distributions');
@@ -293,6 +294,9 @@ ${failed.length ? `<h2>Failed playbacks</h2><table><tr><th>playback</th><th>erro
   fs.writeFileSync(files.html, html);
   fs.writeFileSync(files.md, md);
   fs.writeFileSync(files.csv, longCsv(groups, metrics));
+  // Where the records are kept, results.csv too is rebuilt with the current code (a column added
+  // since the run fills in); a directory with results.csv alone keeps it as it is.
+  if (run.records) fs.writeFileSync(path.join(runDir, 'results.csv'), toCsv(records));
   return files;
 }
 

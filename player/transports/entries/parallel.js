@@ -7,7 +7,9 @@
 const { ParallelTransport } = require('../parallel-transport');
 const { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs } = require('../parallel-options');
 
-const totals = (r) => (r.summary && r.summary.transport) || null;
+// A playback's totals are in its QoE summary; a throughput run (paper 001's scenarios) plays
+// nothing and keeps them beside its in-order throughput.
+const totals = (r) => (r.summary && r.summary.transport) || (r.throughput && r.throughput.transportStats) || null;
 const total = (key) => (r) => { const t = totals(r); return t && t.streams !== undefined && t[key] !== undefined ? t[key] : null; };
 const percent = (v, digits) => `${(100 * v).toFixed(digits)} %`;
 
