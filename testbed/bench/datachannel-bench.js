@@ -16,10 +16,10 @@ const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks')
 const paceOption = require('../../player/transports/pace-option');
 const windowOption = require('../../player/transports/window-option');
 const congestionControls = require('../congestion/registry');
+const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
 // --tcp picks among the kernel's built-in controls: the BPF ones need loading, which this bench does not do.
 const KERNEL_CONTROLS = congestionControls.list().filter((c) => c.source === 'kernel').map((c) => c.name);
-const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
 const REPO = path.resolve(__dirname, '..', '..');
 // Bad options: said with the usage, without a stack.
@@ -154,7 +154,6 @@ async function main(argv) {
     }
   });
   if (sctpSets.some((t) => t !== 'default') && stacks.some((s) => s !== DEFAULT_STACK)) throw new UsageError(`--sctp applies to the ${DEFAULT_STACK} stack only\n\n${USAGE}`);
-  // The kernel's own controls only: the BPF ones would need loading for this one run.
   const tcp = values.tcp ?? 'cubic';
   if (!KERNEL_CONTROLS.includes(tcp)) throw new UsageError(`--tcp must be one of ${KERNEL_CONTROLS.join(', ')}, got "${tcp}"\n\n${USAGE}`);
   const runs = stacks.flatMap((stack) => sctpSets.map((sctp) => ({ stack, sctp })));

@@ -6,7 +6,7 @@
 // window. ip-route(8)'s `initcwnd` sets it per route: here on every route the origin's namespace
 // has towards the client (each path's /24) and, in competing-flows.js, on each competing flow's
 // host route, so every sender of the playback starts alike.
-const { execFileSync } = require('node:child_process');
+const { ip } = require('./ip-netns');
 
 const INITIAL_WINDOW_LIMITS = { min: 1, max: 100 };
 
@@ -33,7 +33,7 @@ function setInitialWindow(link, packets) {
     const subnet = `${p.serverIp.split('.').slice(0, 3).join('.')}.0/24`;
     // `change` keeps the connected route's identity; proto, scope and src are restated because
     // a replaced route takes only the attributes given.
-    execFileSync('ip', ['-n', link.serverNs, 'route', 'change', subnet, 'dev', p.serverTun, 'proto', 'kernel', 'scope', 'link', 'src', p.serverIp, ...initialWindowRouteArgs(packets)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    ip('-n', link.serverNs, 'route', 'change', subnet, 'dev', p.serverTun, 'proto', 'kernel', 'scope', 'link', 'src', p.serverIp, ...initialWindowRouteArgs(packets));
   }
 }
 
