@@ -70,13 +70,16 @@ class FdspResponder {
    * @param {import('../file-cache').FileCache} [o.cache]  files kept in memory, shared with the
    *   HTTP listeners: with readFile per request, DataChannel players' p99 TTFB under load was
    *   2.6x its clean value while HTTP/1.1's stayed at 1.1x (bench:load)
+   * @param {() => number} [o.wallClock]  wall time in ms under the playout clock (default
+   *   performance.now(); tests pass a clock they move by hand, so a deadline does not race the
+   *   file read on a busy machine)
    */
   constructor(o) {
     this.o = o;
     this.maps = o.maps || new PriorityMaps(o.contentDir);
     this.open = new Map(); // requestId -> state
     // The client's playout time (its STALL frames stop it): chunk deadlines are kept in it.
-    this.clock = new PlayoutClock();
+    this.clock = new PlayoutClock(o.wallClock);
     // The client's receive window over both channels' DATA (its REQUEST windowBytes, its ACKs).
     this.window = new InFlightWindow();
   }

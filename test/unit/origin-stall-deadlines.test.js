@@ -59,19 +59,26 @@ function contentWithMap(dir) {
   return { lookup: async () => ({ size: 20000, priority: { ranges: [[0, 1000, 'container'], [1000, 20000, 'pbSliceData']] } }) };
 }
 
+// Resolves once cond() holds; the file read's time depends on the machine, so no fixed sleep.
+async function until(cond, what) {
+  for (let i = 0; i < 500 && !cond(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  if (!cond()) throw new Error(`still not true after 5 s: ${what}`);
+}
+
 async function answerBehindFullChannel({ stallDuringWait }) {
+  let wall = 0; // the responder's wall clock, moved by hand below
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stall-'));
   try {
     const channels = { reliable: scriptedChannel(), unreliable: scriptedChannel() };
     channels.unreliable.buffered = 1e9; // the network takes nothing yet: chunks wait in the pump
     const pumps = { reliable: new ChannelPump(channels.reliable), unreliable: new ChannelPump(channels.unreliable) };
-    const responder = new FdspResponder({ contentDir: dir, maps: contentWithMap(dir), reliable: pumps.reliable, unreliable: pumps.unreliable });
+    const responder = new FdspResponder({ wallClock: () => wall, contentDir: dir, maps: contentWithMap(dir), reliable: pumps.reliable, unreliable: pumps.unreliable });
     const client = new ClientFrames({ responder, reliable: pumps.reliable, endSession: () => { throw new Error('no strikes expected'); } });
     client.onFrame(frames.encodeRequest(1, { url: '/content/c/seg.m4s', bp: 0, deadlineMs: 100 }));
-    await new Promise((r) => setTimeout(r, 20)); // the responder reads the file and queues every chunk
-    expect(pumps.unreliable.queue.length).toBe(19); // 18 chunks and the END marker
+    // The responder reads the file and queues every chunk: 18 chunks and the END marker.
+    await until(() => pumps.unreliable.queue.length === 19, 'the responder queued 19 frames');
     if (stallDuringWait) client.onFrame(frames.encodeStall(true));
-    await new Promise((r) => setTimeout(r, 250)); // past the 100 ms deadline on the wall clock
+    wall += 250; // past the 100 ms deadline on the wall clock
     if (stallDuringWait) client.onFrame(frames.encodeStall(false));
     channels.unreliable.buffered = 0;
     channels.unreliable.low();
