@@ -16,4 +16,16 @@ function show(v) {
   return typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
 }
 
-module.exports = { numberFrom, show };
+/** An option parser (a schema's parse) that takes one of these names. */
+function oneOf(names) {
+  return (raw, where, problems) => {
+    const v = typeof raw === 'string' ? raw.trim() : raw;
+    if (!names.includes(v)) {
+      problems.push(`${where.whole} must be ${names.map((n) => `"${n}"`).join(', ')}, got ${show(raw)}`);
+      return undefined;
+    }
+    return v;
+  };
+}
+
+module.exports = { numberFrom, show, oneOf };

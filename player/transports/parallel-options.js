@@ -3,8 +3,10 @@
 // (?streams=10&chunkBytes=20480&gapMs=350), a scenario's transport entry ({name: parallel,
 // gapMs: 0}) and the page's form all parse them here (the registry entry, entries/parallel.js,
 // lists them). Defaults are the paper's: n_c = 10, l_d = 20480 bytes, t_gap = 350 ms, and the
-// timeout bounds of its §IV-A, 1000-3000 ms.
-const { numberFrom, show } = require('../option-values');
+// timeout bounds of its §IV-A, 1000-3000 ms; losingCopy defaults to abort, the rule this lab's
+// issue asked for (parallel/rerequest-rule.js says what finish changes).
+const { numberFrom, show, oneOf } = require('../option-values');
+const { LOSING_COPY } = require('./parallel/rerequest-rule');
 
 function wholeNumber({ min, max, unit }) {
   return (raw, where, problems) => {
@@ -57,4 +59,12 @@ const timeoutMaxMs = {
   parse: wholeNumber({ min: 100, max: 60000, unit: 'ms' }),
 };
 
-module.exports = { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs };
+const losingCopy = {
+  title: 'losing copy of a re-requested chunk',
+  noun: 'what becomes of a losing copy',
+  help: 'abort (default): the slower copy of a re-requested chunk is aborted, which closes its HTTP/1.1 connection; finish: it is received and discarded, so connections stay open (paper 001 §IV-B)',
+  default: 'abort',
+  parse: oneOf(LOSING_COPY),
+};
+
+module.exports = { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs, losingCopy };

@@ -39,6 +39,7 @@ class ParallelTransport {
    * @param {number} [o.chunkBytes]      l_d (20480)
    * @param {number} [o.gapMs]           t_gap (350)
    * @param {number} [o.timeoutMinMs], [o.timeoutMaxMs]  the dynamic timeout's bounds (1000, 3000)
+   * @param {'abort'|'finish'} [o.losingCopy]  what becomes of a re-requested chunk's slower copy
    * @param {typeof fetch} [o.fetch]     default the page's
    * @param {() => number} [o.now]       default performance.now
    * @param {string} [o.pageUrl]         what request URLs are relative to (default location.href)
@@ -60,11 +61,12 @@ class ParallelTransport {
     this.gapMs = v.gapMs;
     this.timeoutMinMs = v.timeoutMinMs;
     this.timeoutMaxMs = v.timeoutMaxMs;
+    this.losingCopy = v.losingCopy;
     this.now = v.now || (() => performance.now());
     this.pageUrl = v.pageUrl || (typeof location !== 'undefined' ? location.href : undefined);
     this.protocolsOf = v.protocolsOf || resourceTimingProtocols;
     raiseResourceTimingBuffer();
-    this.scheduler = new ChunkScheduler({ chunkBytes: v.chunkBytes, timeout: { minMs: v.timeoutMinMs, maxMs: v.timeoutMaxMs } });
+    this.scheduler = new ChunkScheduler({ chunkBytes: v.chunkBytes, timeout: { minMs: v.timeoutMinMs, maxMs: v.timeoutMaxMs }, losingCopy: v.losingCopy });
     const fetchImpl = v.fetch || ((url, init) => fetch(url, init));
     this.pool = new StreamPool({
       scheduler: this.scheduler,
@@ -185,6 +187,7 @@ class ParallelTransport {
       gapMs: this.gapMs,
       timeoutMinMs: this.timeoutMinMs,
       timeoutMaxMs: this.timeoutMaxMs,
+      losingCopy: this.losingCopy,
       poolPorts: this.baseUrls.length,
       streamsPerPort: this.streamsPerPort,
     };

@@ -8,7 +8,7 @@
 //   cc           the congestion controller of the session carrying the reliable part (single:
 //                of everything)
 //   fixedMargin  a `fixed` session's rate = the highest representation's bandwidth x this
-const { numberFrom, show } = require('../option-values');
+const { numberFrom, show, oneOf } = require('../option-values');
 
 const CARRIERS = ['single', 'split'];
 // The QUIC server's controllers (origin/quic: quinn's three and its own `fixed`).
@@ -18,17 +18,6 @@ const CONGESTION_CONTROLLERS = ['cubic', 'newreno', 'bbr', 'fixed'];
 const FIXED_NOTE = 'not TCP-friendly (emulated links only)';
 const MIN_MARGIN = 0.1;
 const MAX_MARGIN = 10;
-
-function oneOf(names) {
-  return (raw, where, problems) => {
-    const v = typeof raw === 'string' ? raw.trim() : raw;
-    if (!names.includes(v)) {
-      problems.push(`${where.whole} must be ${names.map((n) => `"${n}"`).join(', ')}, got ${show(raw)}`);
-      return undefined;
-    }
-    return v;
-  };
-}
 
 const carrier = {
   title: 'WebTransport carrier',

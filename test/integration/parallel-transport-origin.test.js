@@ -4,7 +4,8 @@
 // Node's fetch in place of the page's. A segment fetched as 20480-byte ranges over 10
 // connections (one per stream, each on a port of the HTTP/1.1 pool's 12) is byte for byte the file; a chunk the
 // origin holds on purpose (its --test-delay-range hook) times out, is fetched again on another
-// connection, and that faster copy wins while the held one is aborted. Chromium playing it is
+// connection, and that faster copy wins while the held one is aborted (or, with losingCopy
+// finish, received to the end and discarded, no connection closed). Chromium playing it is
 // test/e2e/player-parallel.test.js.
 const fs = require('node:fs');
 const os = require('node:os');
@@ -154,6 +155,42 @@ test('a chunk the origin holds times out, is fetched again on another connection
   // (the lower bound: every transfer before it took a few ms on loopback).
   expect(t.scheduler.estimator.samples).toContain(1500);
 });
+
+test('losingCopy finish: the held copy is received to the end and discarded, and no connection is closed', async () => {
+  // An origin of its own: fresh ports, so every connection in its log is this transport's.
+  const { f, size } = files[2];
+  const held = `bytes=${2 * L_D}-${3 * L_D - 1}`;
+  const HOLD_FINISH_MS = 5000;
+  const own = [];
+  const o = await startOrigin({
+    http11Port: 0, http10Port: 0, h2Port: 0, h3Port: 0, contentDir: CONTENT, dataDir: path.join(tmp, 'data-finish'), log: (e) => own.push(e),
+    testDelayRange: { path: `/content/sample/${f}`, start: 2 * L_D, ms: HOLD_FINISH_MS, times: 1 },
+  });
+  try {
+    const t = new ParallelTransport({ url: o.urls.http11pool, pageUrl: `${o.urls.http11}/`, protocolsOf: async (urls) => urls.map(() => 'http/1.1'), losingCopy: 'finish' });
+    transports.push(t);
+    const { r, ms } = await load(t, `/content/sample/${f}`);
+    expect(Buffer.from(r.data).equals(fs.readFileSync(path.join(CONTENT, 'sample', f)))).toBe(true);
+    expect(ms).toBeLessThan(HOLD_FINISH_MS);
+    expect(r.accounting).toMatchObject({ chunks: Math.ceil(size / L_D), reRequests: 1, timeouts: 1, duplicates: 0 });
+    // The held copy is still coming; when it does it is discarded, its bytes counted.
+    for (let i = 0; i < 100 && t.stats().duplicates === 0; i += 1) await sleep(100);
+    expect(t.stats()).toMatchObject({ duplicates: 1, duplicateBytes: L_D, inFlight: 0, failures: 0 });
+    await o.flushLog();
+    const mine = own.filter((e) => e.listener === 'http11pool' && e.path === `/content/sample/${f}`);
+    const copies = mine.filter((e) => e.range === held);
+    expect(copies).toHaveLength(2);
+    // Both copies answered in full (none aborted), the slow one after the hold, on two connections.
+    expect(copies.every((e) => e.status === 206 && !e.aborted)).toBe(true);
+    expect(Math.max(...copies.map((e) => e.durationMs))).toBeGreaterThanOrEqual(HOLD_FINISH_MS);
+    expect(new Set(copies.map((e) => e.connectionId)).size).toBe(2);
+    // No request aborted, so no connection closed: one per stream, as paper 001's streams.
+    expect(mine.every((e) => !e.aborted)).toBe(true);
+    expect(new Set(mine.map((e) => e.connectionId)).size).toBe(10);
+  } finally {
+    await o.close();
+  }
+}, 30000);
 
 test('the MPD (text, smaller than a chunk) and a missing file: one chunk, and the 404 as an error', async () => {
   const t = newTransport({ streams: 2, gapMs: 0 });

@@ -144,6 +144,50 @@ test('never more than two copies: when both are late, the oldest is aborted for 
   expect(r).toMatchObject({ requests: 3, reRequests: 2, timeouts: 2, duplicates: 2 });
 });
 
+test('losingCopy finish: the slow copy is not aborted but received and discarded, and no longer times out', () => {
+  const s = new ChunkScheduler({ chunkBytes: 20480, losingCopy: 'finish' });
+  const { responseId } = s.open({ path: '/seg', range: { start: 0, end: 40959 } }, 0);
+  const [c0, c1] = [s.take(0, 0), s.take(1, 0)];
+  s.delivered(c1.transferId, answer(c1), 300);
+  expect(s.tick(2000)).toEqual([{ kind: 'work' }]);
+  const again = s.take(2, 2000);
+  expect(again.timeoutMs).toBeCloseTo(((300 + 3000) / 2) * 1.3, 9);
+  // The second copy wins: the response is done and no abort event goes out for the first copy...
+  const won = s.delivered(again.transferId, answer(again), 2150);
+  expect(kinds(won)).toEqual(['progress', 'done']);
+  expect(done(won).response).toMatchObject({ requests: 3, reRequests: 1, timeouts: 1, duplicates: 0 });
+  // ...which is still in flight, with no deadline: its expiry would add a penalty to the mean.
+  expect(s.stats()).toMatchObject({ inFlight: 1, queued: 0 });
+  expect(s.nextWakeAt()).toBeNull();
+  expect(s.tick(10000)).toEqual([]);
+  expect(s.estimator.samples).toEqual([300, 3000, 150]); // the winner's 150 ms, and nothing of the loser
+  // When it arrives it is discarded as a duplicate, its bytes counted.
+  expect(s.delivered(c0.transferId, answer(c0), 8000)).toEqual([]);
+  expect(s.stats()).toMatchObject({ inFlight: 0, duplicates: 1, duplicateBytes: 20480, failures: 0 });
+});
+
+test('losingCopy finish: both copies late, no third copy and nothing aborted; a broken copy is still replaced', () => {
+  const s = new ChunkScheduler({ chunkBytes: 20480, losingCopy: 'finish' });
+  s.open({ path: '/seg', range: { start: 0, end: 999 } }, 0);
+  const first = s.take(0, 0);
+  s.tick(2000);
+  const second = s.take(1, 2000);
+  expect(s.tick(5000)).toEqual([]);
+  expect(s.stats()).toMatchObject({ inFlight: 2, queued: 0, timeouts: 2, reRequests: 1 });
+  // The first copy's connection breaks: the other one is late, so a fresh copy is queued.
+  expect(s.failed(first.transferId, new Error('reset'))).toEqual([{ kind: 'work' }]);
+  const third = s.take(2, 5100);
+  // The late second copy wins; the third is let run, and when its connection breaks it is
+  // counted as a failure but fails nothing (the chunk is in).
+  expect(kinds(s.delivered(second.transferId, answer(second), 5200))).toEqual(['progress', 'done']);
+  expect(s.failed(third.transferId, new Error('reset'))).toEqual([]);
+  expect(s.stats()).toMatchObject({ inFlight: 0, failures: 2, responses: 1 });
+});
+
+test('losingCopy is abort or finish', () => {
+  expect(() => new ChunkScheduler({ chunkBytes: 20480, losingCopy: 'keep' })).toThrow(/losingCopy must be abort or finish, got "keep"/);
+});
+
 test('a broken connection: the chunk is fetched again; too many failures fail the response', () => {
   const s = new ChunkScheduler({ chunkBytes: 20480, maxFailuresPerChunk: 2 });
   const { responseId } = s.open({ path: '/seg', range: { start: 0, end: 999 } }, 0);

@@ -9,15 +9,15 @@ const { transports, createTransport } = require('../../player/transports');
 const { urlMessage, fileMessages, SCENARIO_CONTEXT: ctx, VALID_SCENARIO: base } = require('../support/run-option-refusals');
 
 const POOL = 'http://127.0.0.1:8090/#ports=8090,8091';
-const PAPER = { streams: 10, chunkBytes: 20480, gapMs: 350, timeoutMinMs: 1000, timeoutMaxMs: 3000 };
+const PAPER = { streams: 10, chunkBytes: 20480, gapMs: 350, timeoutMinMs: 1000, timeoutMaxMs: 3000, losingCopy: 'abort' };
 
 test('the defaults are paper 001\'s; the URL carries the options and reads back the same', () => {
   const entry = transports.get('parallel');
   expect(entry.urlKey).toBe('http11pool');
   expect(Object.fromEntries(Object.entries(entry.options).map(([k, o]) => [k, o.default]))).toEqual(PAPER);
-  const config = parseRunConfig('?transport=parallel&streams=12&chunkBytes=65536&gapMs=0&timeoutMinMs=500&timeoutMaxMs=4000');
-  expect(config).toMatchObject({ transport: 'parallel', streams: 12, chunkBytes: 65536, gapMs: 0, timeoutMinMs: 500, timeoutMaxMs: 4000 });
-  expect(parseRunConfig(runConfigToSearch({ ...config, autostart: true }))).toMatchObject({ streams: 12, chunkBytes: 65536, gapMs: 0 });
+  const config = parseRunConfig('?transport=parallel&streams=12&chunkBytes=65536&gapMs=0&timeoutMinMs=500&timeoutMaxMs=4000&losingCopy=finish');
+  expect(config).toMatchObject({ transport: 'parallel', streams: 12, chunkBytes: 65536, gapMs: 0, timeoutMinMs: 500, timeoutMaxMs: 4000, losingCopy: 'finish' });
+  expect(parseRunConfig(runConfigToSearch({ ...config, autostart: true }))).toMatchObject({ streams: 12, chunkBytes: 65536, gapMs: 0, losingCopy: 'finish' });
   expect(parseRunConfig('?transport=parallel').streams).toBeUndefined();
 });
 
@@ -28,6 +28,7 @@ test('bad values get the same sentence from a URL and from a scenario file', () 
     ['chunkBytes', '100', 'must be a whole number of bytes from 1024 to 4194304, got "100"'],
     ['gapMs', 'slow', 'must be a whole number of ms from 0 to 10000, got "slow"'],
     ['timeoutMaxMs', '99', 'must be a whole number of ms from 100 to 60000, got "99"'],
+    ['losingCopy', 'keep', 'must be "abort", "finish", got "keep"'],
   ];
   for (const [key, value, sentence] of cases) {
     const { title } = transports.get('parallel').options[key];
@@ -51,6 +52,7 @@ test('creating it: defaults filled in, streams spread over the pool ports, and w
   expect(transports.get('parallel').configFields(t)).toEqual({ ...PAPER, poolPorts: 2 });
   expect(t.stats()).toMatchObject({ ...PAPER, poolPorts: 2, streamsPerPort: [5, 5], requests: 0, timeoutMs: 2000 });
   expect(createTransport('parallel', { http11pool: POOL }, { streams: 3 }, {}).streamsPerPort).toEqual([2, 1]);
+  expect(createTransport('parallel', { http11pool: POOL }, { losingCopy: 'finish' }, {}).scheduler.losingCopy).toBe('finish');
   // The origin's default pool (12 ports): a port, and so a connection, of its own for each stream.
   const twelve = `http://127.0.0.1:9000/#ports=${Array.from({ length: 12 }, (_, i) => 9000 + i).join(',')}`;
   expect(createTransport('parallel', { http11pool: twelve }, {}, {}).streamsPerPort).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0]);

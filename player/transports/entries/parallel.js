@@ -5,7 +5,7 @@
 // re-requests of late chunks (parallel-transport.js). Its accounting per segment: chunks,
 // requests, re-requests, timeouts, duplicates discarded, request overhead, in-order throughput.
 const { ParallelTransport } = require('../parallel-transport');
-const { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs } = require('../parallel-options');
+const { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs, losingCopy } = require('../parallel-options');
 
 // A playback's totals are in its QoE summary; a throughput run (paper 001's scenarios) plays
 // nothing and keeps them beside its in-order throughput.
@@ -19,7 +19,7 @@ function summaryRows(q) {
   return [
     ['Parallel: streams x chunk, gap', `${t.streams} x ${t.chunkBytes} B, ${t.gapMs} ms (${t.streamsPerPort.join(' + ')} over ${t.poolPorts} ports)`],
     ['Parallel: chunk requests (re-requests, timeouts)', `${t.requests} (${t.reRequests}, ${t.timeouts})`],
-    ['Parallel: duplicates discarded', `${t.duplicates} (${t.duplicateBytes} B arrived twice)`],
+    ['Parallel: duplicates discarded', `${t.duplicates} (${t.duplicateBytes} B arrived twice; losing copies ${t.losingCopy === 'finish' ? 'received to the end' : 'aborted'})`],
     ['Parallel: request overhead (600 B per request)', `${t.overheadBytes} B${t.payloadBytes ? ` (${percent(t.overheadBytes / t.payloadBytes, 1)} of payload)` : ''}`],
     ['Parallel: chunk timeout now', `${Math.round(t.timeoutMs)} ms (${t.timeoutMinMs}-${t.timeoutMaxMs})`],
   ];
@@ -29,9 +29,9 @@ module.exports = {
   name: 'parallel',
   label: 'Parallel HTTP/1.1 streams (paper 001: n_c connections, l_d-byte chunks)',
   urlKey: 'http11pool',
-  options: { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs },
+  options: { streams, chunkBytes, gapMs, timeoutMinMs, timeoutMaxMs, losingCopy },
   create: (url, options) => new ParallelTransport({ url, ...options }),
-  configFields: (t) => ({ streams: t.streams, chunkBytes: t.chunkBytes, gapMs: t.gapMs, timeoutMinMs: t.timeoutMinMs, timeoutMaxMs: t.timeoutMaxMs, poolPorts: t.baseUrls.length }),
+  configFields: (t) => ({ streams: t.streams, chunkBytes: t.chunkBytes, gapMs: t.gapMs, timeoutMinMs: t.timeoutMinMs, timeoutMaxMs: t.timeoutMaxMs, losingCopy: t.losingCopy, poolPorts: t.baseUrls.length }),
   segmentFields: ['chunks', 'requests', 'reRequests', 'timeouts', 'duplicates', 'overheadBytes', 'inOrderThroughput', 'timeoutMs'],
   segmentNote: (s) => (s.chunks !== undefined ? ` (${s.chunks} chunks${s.reRequests ? `, ${s.reRequests} re-requested` : ''})` : ''),
   summaryRows,

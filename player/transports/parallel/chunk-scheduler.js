@@ -18,7 +18,7 @@
 const { planChunks, probeChunk, parseContentRange } = require('./chunk-plan');
 const { ChunkQueue } = require('./chunk-queue');
 const { TimeoutEstimator } = require('./timeout-estimator');
-const { onCopyExpired, onCopyArrived, onCopyFailed, MAX_COPIES } = require('./rerequest-rule');
+const { onCopyExpired, onCopyArrived, onCopyFailed, MAX_COPIES, LOSING_COPY } = require('./rerequest-rule');
 const { InOrderAssembly } = require('./in-order-assembly');
 
 // What one request-response costs on the wire besides its payload: the paper's figure (~600
@@ -38,12 +38,15 @@ class ChunkScheduler {
    * @param {number} o.chunkBytes            l_d
    * @param {object} [o.timeout]             TimeoutEstimator options ({initialMs, minMs, maxMs, ...})
    * @param {number} [o.maxCopies]           copies of one chunk in flight at once (2)
+   * @param {'abort'|'finish'} [o.losingCopy] what becomes of the copies that lose (rerequest-rule.js)
    * @param {number} [o.maxFailuresPerChunk]
    */
-  constructor({ chunkBytes, timeout = {}, maxCopies = MAX_COPIES, maxFailuresPerChunk = MAX_FAILURES_PER_CHUNK }) {
+  constructor({ chunkBytes, timeout = {}, maxCopies = MAX_COPIES, losingCopy = 'abort', maxFailuresPerChunk = MAX_FAILURES_PER_CHUNK }) {
     if (!(Number.isInteger(chunkBytes) && chunkBytes >= 1)) throw new RangeError(`chunk scheduler: chunkBytes must be a whole number >= 1, got ${chunkBytes}`);
+    if (!LOSING_COPY.includes(losingCopy)) throw new RangeError(`chunk scheduler: losingCopy must be ${LOSING_COPY.join(' or ')}, got ${JSON.stringify(losingCopy)}`);
     this.chunkBytes = chunkBytes;
     this.maxCopies = maxCopies;
+    this.losingCopy = losingCopy;
     this.maxFailuresPerChunk = maxFailuresPerChunk;
     this.estimator = new TimeoutEstimator(timeout);
     this.queue = new ChunkQueue();
@@ -146,10 +149,11 @@ class ChunkScheduler {
     if (!copy) return events; // aborted already
     const c = copy.chunk;
     const r = c.response;
-    const decision = onCopyArrived(c, transferId);
+    const decision = onCopyArrived(c, transferId, this.losingCopy);
     this.forget(transferId);
     if (!decision.accept) {
-      // Another copy won already: whatever this one holds is discarded.
+      // Another copy won already (and this one was let run, or came in the same turn): what it
+      // holds is discarded.
       this.count(r, 'duplicates');
       this.count(r, 'duplicateBytes', res.body.length);
       return events;
@@ -158,6 +162,9 @@ class ChunkScheduler {
     if (checked.error) return this.fail(r, checked.error, events);
     if (!copy.expired) this.estimator.recordTransfer(now - copy.startedAt);
     for (const id of decision.abort) this.discard(id, events);
+    // Losing copies let run have no deadline any more: their expiry would be no news, and their
+    // penalty would push the timeout up for a copy nobody waits on.
+    for (const id of decision.finish) this.transfers.get(id).expired = true;
     if (decision.dequeue) {
       this.queue.remove((item) => item === c);
       c.queued = false;
@@ -249,8 +256,10 @@ class ChunkScheduler {
     if (!copy) return events;
     const c = copy.chunk;
     const r = c.response;
-    c.failures += 1;
     this.count(r, 'failures');
+    // A losing copy let run (losingCopy finish) broke: it was to be discarded anyway.
+    if (c.done) return events;
+    c.failures += 1;
     if (c.failures > this.maxFailuresPerChunk) {
       return this.fail(r, new Error(`${r.path} bytes ${c.start}-${c.end}: failed ${c.failures} times, last: ${error && error.message ? error.message : error}`), events);
     }
@@ -271,7 +280,7 @@ class ChunkScheduler {
       const c = copy.chunk;
       this.estimator.recordExpired(copy.timeoutMs);
       this.count(c.response, 'timeouts');
-      const decision = onCopyExpired(c, copy.id, this.maxCopies);
+      const decision = onCopyExpired(c, copy.id, this.maxCopies, this.losingCopy);
       for (const id of decision.abort) this.discard(id, events);
       if (decision.requeue) {
         this.enqueue(c, true);
