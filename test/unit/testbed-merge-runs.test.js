@@ -1,6 +1,7 @@
 'use strict';
 // Shards of one scenario joined into one run directory (npm run report -- --merge): the rows
-// of every shard once, in the matrix's order; overlapping shards and other experiments refused.
+// of every shard once, in the matrix's order; a scenario grown by new matrix entries joins its
+// first run; overlapping shards and other experiments refused.
 // Here on stored-style directories (scenario.json + results.csv); test/e2e/qoe-runner-loopback
 // merges two real shard runs with their records.
 const fs = require('node:fs');
@@ -55,4 +56,28 @@ test('refused: overlapping shards, another experiment, one directory, a non-empt
   const d = shard('d', [record('h2', 2)]);
   expect(() => mergeRuns([a, d], b)).toThrow(`${b} exists and is not empty`);
   expect(() => mergeRuns([a, path.join(tmp, 'nothing')], path.join(tmp, 'out4'))).toThrow(/nothing is not a run directory \(no scenario.json\)/);
+});
+
+test('a scenario grown by a transport: its new cells join the first run, the grown scenario is kept', () => {
+  const first = shard('first', [record('http11', 1), record('h2', 1), record('http11', 2), record('h2', 2)]);
+  const grown = scenario({ transports: ['http11', 'h2', 'http10'] });
+  const added = shard('added', [record('http10', 1), record('http10', 2)], grown);
+  const m = mergeRuns([first, added], path.join(tmp, 'merged'));
+  expect(m.fromEach).toEqual({ [first]: 4, [added]: 2 });
+  const rows = parseResultsCsv(fs.readFileSync(path.join(tmp, 'merged', 'results.csv'), 'utf8'));
+  expect(rows.map((r) => r.id)).toEqual(['http11.basic.lan.r1', 'h2.basic.lan.r1', 'http10.basic.lan.r1', 'http11.basic.lan.r2', 'h2.basic.lan.r2', 'http10.basic.lan.r2']);
+  expect(JSON.parse(fs.readFileSync(path.join(tmp, 'merged', 'scenario.json'), 'utf8')).transports.map((t) => t.name || t)).toEqual(['http11', 'h2', 'http10']);
+  // In either order.
+  expect(mergeRuns([added, first], path.join(tmp, 'merged2')).playbacks).toBe(6);
+});
+
+test('refused: a grown scenario whose common playbacks changed, or no scenario listing every playback', () => {
+  const first = shard('first', [record('http11', 1), record('h2', 1)]);
+  // The lan profile changed: http11.basic.lan.r1 is not the same playback any more.
+  const changed = shard('changed', [record('http10', 1)], scenario({ transports: ['http11', 'h2', 'http10'], profiles: { lan: { rttMs: 40 } } }));
+  expect(() => mergeRuns([first, changed], path.join(tmp, 'out1'))).toThrow(/ran another experiment than .* \(transports, profiles differ, and playback http11\.basic\.lan\.r1 is not the same in both\)/);
+  // Two scenarios each grown a different way: neither lists the other's new playbacks.
+  const a = shard('a', [record('http10', 1)], scenario({ transports: ['http11', 'h2', 'http10'] }));
+  const b = shard('b', [record('h3', 1)], scenario({ transports: ['http11', 'h2', 'h3'] }));
+  expect(() => mergeRuns([a, b], path.join(tmp, 'out2'))).toThrow(/no one of .* ran a scenario that lists every playback they hold/);
 });

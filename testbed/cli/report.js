@@ -28,8 +28,10 @@ A playback's code is its commit (results.csv column commit), else its start time
 
 --merge joins the run directories of one scenario's shards (npm run qoe -- SCENARIO --shard
 I/N, one per machine; copy their directories to one machine first) into a new run directory
-and writes its report. The shards must have run the same scenario; a playback ok in two
-shards is refused (the shards overlap), an ok one replaces a failed one.
+and writes its report. The shards must have run the same scenario, or one scenario grown by
+new matrix entries (a transport, profile or repetition added later and run into a directory
+of its own; the playbacks both list must be the same); a playback ok in two shards is refused
+(the shards overlap), an ok one replaces a failed one.
 
 Options:
   --plots ID,...   playbacks to plot over time (ids = file names in RUN_DIR/playbacks/);

@@ -2,11 +2,14 @@
 // The run directories of one scenario's shards (npm run qoe -- S --shard I/N on several
 // machines) joined into one run directory, which the report then reads like any other. The
 // shards must have run the same experiment (scenario.json equal but for what may change on
-// resume); a playback may be in one shard only, except that an ok record wins over a failed one
-// of the same playback (a shard that failed it and another that ran it again).
+// resume), or one scenario grown by new matrix entries (a transport, a profile, a repetition
+// added after a first run): then every playback both matrices list must be the same playback,
+// and the merged directory keeps the scenario whose matrix lists them all. A playback may be in
+// one shard only, except that an ok record wins over a failed one of the same playback (a shard
+// that failed it and another that ran it again).
 const fs = require('node:fs');
 const path = require('node:path');
-const { experimentOf, writeAtomic } = require('../runner/run-directory');
+const { experimentOf, writeAtomic, RESUMABLE_CHANGES } = require('../runner/run-directory');
 const { resultColumns, csvCell, toCsv } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { readRun } = require('./read-run');
@@ -16,6 +19,28 @@ function rowsToCsv(rows) {
   const names = resultColumns().map((c) => c.name);
   for (const r of rows) for (const k of Object.keys(r)) if (k !== 'emulated' && !names.includes(k)) names.push(k);
   return `${[names.join(','), ...rows.map((r) => names.map((n) => csvCell(r[n])).join(','))].join('\n')}\n`;
+}
+
+// A scenario's matrix: what may grow between a first run and a later one of new cells.
+const MATRIX_AXES = ['transports', 'abrs', 'networks', 'profiles', 'seekSchedules', 'switchSchedules', 'repetitions'];
+
+const without = (s, keys) => JSON.stringify(Object.fromEntries(Object.entries(s).filter(([k]) => !keys.includes(k))));
+
+/**
+ * Refuses a scenario that is not scenarios[0]'s experiment, or that experiment grown by new
+ * matrix entries whose common playbacks are the same.
+ */
+function checkSameExperiment(s, first, dir, firstDir) {
+  if (experimentOf(s) === experimentOf(first)) return;
+  const changed = Object.keys({ ...s, ...first }).filter((k) => !RESUMABLE_CHANGES.includes(k) && JSON.stringify(s[k]) !== JSON.stringify(first[k]));
+  const refuse = (why) => new Error(`${dir} ran another experiment than ${firstDir} (${changed.join(', ')} differ${why}): only shards of one scenario, or of one scenario grown by new matrix entries, merge`);
+  if (without(s, [...RESUMABLE_CHANGES, ...MATRIX_AXES]) !== without(first, [...RESUMABLE_CHANGES, ...MATRIX_AXES])) throw refuse('');
+  // Expanded under the same resumable settings, so only what is measured is compared.
+  const same = Object.fromEntries(RESUMABLE_CHANGES.map((k) => [k, first[k]]));
+  const before = new Map(expandMatrix(first).map((p) => [p.id, JSON.stringify(p)]));
+  for (const p of expandMatrix({ ...s, ...same })) {
+    if (before.has(p.id) && before.get(p.id) !== JSON.stringify(p)) throw refuse(`, and playback ${p.id} is not the same in both`);
+  }
 }
 
 /**
@@ -30,12 +55,7 @@ function mergeRuns(dirs, outDir) {
     if (!fs.existsSync(f)) throw new Error(`${d} is not a run directory (no scenario.json)`);
     return JSON.parse(fs.readFileSync(f, 'utf8'));
   });
-  scenarios.forEach((s, i) => {
-    if (experimentOf(s) !== experimentOf(scenarios[0])) {
-      const changed = Object.keys({ ...s, ...scenarios[0] }).filter((k) => JSON.stringify(s[k]) !== JSON.stringify(scenarios[0][k]));
-      throw new Error(`${dirs[i]} ran another experiment than ${dirs[0]} (${changed.join(', ')} differ): only shards of one scenario merge`);
-    }
-  });
+  scenarios.forEach((s, i) => checkSameExperiment(s, scenarios[0], dirs[i], dirs[0]));
   if (fs.existsSync(outDir) && fs.readdirSync(outDir).length) throw new Error(`${outDir} exists and is not empty: give a new --out directory for the merged run`);
 
   const runs = dirs.map((d) => ({ dir: d, ...readRun(d) }));
@@ -54,11 +74,16 @@ function mergeRuns(dirs, outDir) {
       return undefined;
     });
   }
-  const rank = new Map(expandMatrix(scenarios[0]).map((p, i) => [p.id, i]));
-  const merged = [...chosen.values()].sort((a, b) => (rank.get(a.row.id) ?? 1e9) - (rank.get(b.row.id) ?? 1e9));
+  // The scenario the merged directory keeps: the last whose matrix lists every merged playback.
+  const ids = [...chosen.keys()];
+  const matrices = scenarios.map((s) => expandMatrix(s).map((p) => p.id));
+  const keep = matrices.map((m, i) => (ids.every((id) => m.includes(id)) ? i : -1)).filter((i) => i >= 0).pop();
+  if (keep === undefined) throw new Error(`no one of ${dirs.join(', ')} ran a scenario that lists every playback they hold: run the grown scenario's new cells into a directory of their own and merge with it`);
+  const rank = new Map(matrices[keep].map((id, i) => [id, i]));
+  const merged = [...chosen.values()].sort((a, b) => rank.get(a.row.id) - rank.get(b.row.id));
 
   fs.mkdirSync(outDir, { recursive: true });
-  writeAtomic(path.join(outDir, 'scenario.json'), `${JSON.stringify(scenarios[scenarios.length - 1], null, 2)}\n`);
+  writeAtomic(path.join(outDir, 'scenario.json'), `${JSON.stringify(scenarios[keep], null, 2)}\n`);
   if (runs.every((r) => r.records)) {
     // Full records: the merged directory is an ordinary run directory (plots over time too).
     fs.mkdirSync(path.join(outDir, 'playbacks'));

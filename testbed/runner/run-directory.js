@@ -86,4 +86,4 @@ function readRecords(dir) {
   return records;
 }
 
-module.exports = { openRunDirectory, readRecords, writeAtomic, experimentOf, runTimestamp };
+module.exports = { openRunDirectory, readRecords, writeAtomic, experimentOf, runTimestamp, RESUMABLE_CHANGES };
