@@ -9,7 +9,7 @@
 // that failed it and another that ran it again).
 const fs = require('node:fs');
 const path = require('node:path');
-const { experimentOf, writeAtomic, RESUMABLE_CHANGES } = require('../runner/run-directory');
+const { experimentOf, changedKeys, writeAtomic, RESUMABLE_CHANGES } = require('../runner/run-directory');
 const { resultColumns, csvCell, toCsv } = require('../runner/results-table');
 const { expandMatrix } = require('../scenario/expand-matrix');
 const { readRun } = require('./read-run');
@@ -32,7 +32,7 @@ const without = (s, keys) => JSON.stringify(Object.fromEntries(Object.entries(s)
  */
 function checkSameExperiment(s, first, dir, firstDir) {
   if (experimentOf(s) === experimentOf(first)) return;
-  const changed = Object.keys({ ...s, ...first }).filter((k) => !RESUMABLE_CHANGES.includes(k) && JSON.stringify(s[k]) !== JSON.stringify(first[k]));
+  const changed = changedKeys(first, s);
   const refuse = (why) => new Error(`${dir} ran another experiment than ${firstDir} (${changed.join(', ')} differ${why}): only shards of one scenario, or of one scenario grown by new matrix entries, merge`);
   if (without(s, [...RESUMABLE_CHANGES, ...MATRIX_AXES]) !== without(first, [...RESUMABLE_CHANGES, ...MATRIX_AXES])) throw refuse('');
   // Expanded under the same resumable settings, so only what is measured is compared.

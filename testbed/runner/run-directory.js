@@ -23,6 +23,11 @@ function writeAtomic(file, text) {
 // (reference: the paper's figures the report shows beside ours).
 const RESUMABLE_CHANGES = ['timeoutSeconds', 'description', 'reference'];
 
+/** The keys whose values differ between two scenarios, beside those that may change on resume. */
+function changedKeys(before, after) {
+  return Object.keys({ ...before, ...after }).filter((k) => !RESUMABLE_CHANGES.includes(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
 function experimentOf(scenario) {
   const copy = { ...scenario };
   for (const k of RESUMABLE_CHANGES) delete copy[k];
@@ -36,7 +41,7 @@ function openRunDirectory(dir, scenario) {
   if (fs.existsSync(scenarioFile)) {
     const before = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
     if (experimentOf(before) !== experimentOf(scenario)) {
-      const changed = Object.keys({ ...before, ...scenario }).filter((k) => !RESUMABLE_CHANGES.includes(k) && JSON.stringify(before[k]) !== JSON.stringify(scenario[k]));
+      const changed = changedKeys(before, scenario);
       throw new Error(`${dir} holds a run of a different scenario (or of an edited version of this one: ${changed.join(', ')} changed); give a new --out directory, or delete ${dir} to start over (only ${RESUMABLE_CHANGES.join(', ')} may change on resume)`);
     }
     if (JSON.stringify(before) !== JSON.stringify(scenario)) writeAtomic(scenarioFile, text);
@@ -86,4 +91,4 @@ function readRecords(dir) {
   return records;
 }
 
-module.exports = { openRunDirectory, readRecords, writeAtomic, experimentOf, runTimestamp, RESUMABLE_CHANGES };
+module.exports = { openRunDirectory, readRecords, writeAtomic, experimentOf, changedKeys, runTimestamp, RESUMABLE_CHANGES };
