@@ -21,15 +21,18 @@ class DataChannelTransport extends FdspTransport {
    * @param {number|null} [o.paceBps]    the unreliable channel's rate, asked of the origin with
    *   every request (pace-option.js); null: unpaced
    * @param {number|null} [o.windowBytes]  the receive window asked of the origin (window-option.js); null: none
+   * @param {string} [o.receiveBuffer]   'video' (default): a receive-only video
+   *   transceiver on each peer connection, so Chromium's socket gets video's buffer; 'chromium': none (receive-buffer-option.js)
    */
   constructor(o) {
     super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps, windowBytes: o.windowBytes, nextSegmentUrl: o.nextSegmentUrl });
     this.signalingUrl = o.signalingUrl;
     this.associations = o.associations ?? 1;
+    this.receiveBuffer = o.receiveBuffer ?? 'video';
   }
 
   openSession(handlers) {
-    if (this.associations !== 2) return openFdspBrowserSession(this.signalingUrl, { label: this.label, ...handlers });
+    if (this.associations !== 2) return openFdspBrowserSession(this.signalingUrl, { label: this.label, videoTransceiver: this.receiveBuffer === 'video', ...handlers });
     return this.openPair(handlers);
   }
 
@@ -54,9 +57,9 @@ class DataChannelTransport extends FdspTransport {
       if (open) onClose(why);
       else endedWhileOpening = why;
     };
-    a = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairToken: token }), { label: this.label, onMessage, onClose: (why) => end(why) });
+    a = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairToken: token }), { label: this.label, videoTransceiver: this.receiveBuffer === 'video', onMessage, onClose: (why) => end(why) });
     try {
-      b = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairWith: token }), { label: `${this.label} (second association)`, onMessage, onClose: (why) => end(`second association: ${why}`) });
+      b = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairWith: token }), { label: `${this.label} (second association)`, videoTransceiver: this.receiveBuffer === 'video', onMessage, onClose: (why) => end(`second association: ${why}`) });
     } catch (err) {
       ended = true;
       a.close();

@@ -11,16 +11,19 @@ const CONNECT_TIMEOUT_MS = 15000;
  * @param {string} signalingUrl  ws://host:port/fdsp
  * @param {object} o
  * @param {string} o.label         the transport's name in error messages
+ * @param {boolean} [o.videoTransceiver]  add a receive-only video transceiver that carries
+ *   nothing, so that WebRTC sizes the bundled UDP socket for video (receive-buffer-option.js)
  * @param {(data: ArrayBuffer, channel: 'reliable'|'unreliable') => void} o.onMessage
  * @param {(why: string) => void} o.onClose   the session ended after it opened (once)
  * @returns {Promise<{send: (frame: Uint8Array) => void, close: () => void}>} once both channels are open
  */
-async function openFdspBrowserSession(signalingUrl, { label, onMessage, onClose }) {
+async function openFdspBrowserSession(signalingUrl, { label, videoTransceiver = false, onMessage, onClose }) {
   const ws = new WebSocket(signalingUrl);
   const pc = new RTCPeerConnection({ iceServers: [] });
   const reliable = pc.createDataChannel(CHANNELS.reliable.label, webRtcChannelInit(CHANNELS.reliable));
   const unreliable = pc.createDataChannel(CHANNELS.unreliable.label, webRtcChannelInit(CHANNELS.unreliable));
   for (const ch of [reliable, unreliable]) ch.binaryType = 'arraybuffer';
+  if (videoTransceiver) pc.addTransceiver('video', { direction: 'recvonly' });
   let closed = false;
   const close = () => {
     closed = true;

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runPlayback } = require('../../testbed/run-playback');
+const { chromiumUdpSockets } = require('../../testbed/chromium-udp-sockets');
 
 const CONTENT_DIR = path.join(__dirname, '..', '..', 'content');
 let origin;
@@ -80,3 +81,34 @@ test('two associations: the unreliable part on a second peer connection, the ori
   // Asked on one peer connection, the unreliable part sent on the other.
   for (const e of media) expect(e.unreliableVia).not.toBe(e.connectionId);
 }, 120000);
+
+// The largest receive buffer among Chromium's UDP sockets while a short playback runs.
+async function largestSocketBuffer(config) {
+  let largest = 0;
+  let timer = null;
+  const onPlaying = ({ chromiumPid }) => {
+    timer = setInterval(() => {
+      try {
+        for (const sock of chromiumUdpSockets(chromiumPid)) largest = Math.max(largest, sock.receiveBufferBytes || 0);
+      } catch { /* the browser is closing */ }
+    }, 500);
+  };
+  try {
+    const { qoe } = await runPlayback({ pageBase: origin.urls.http11, config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt: 8, bp: 100, ...config }, timeoutMs: 90000, onPlaying });
+    return { qoe, largest };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+test('receiveBuffer video (the default): a receive-only video transceiver, and Chromium gives the session\'s socket a larger buffer than with chromium', async () => {
+  const plain = await largestSocketBuffer({ receiveBuffer: 'chromium' });
+  const video = await largestSocketBuffer({});
+  expect(plain.qoe.config.receiveBuffer).toBe('chromium');
+  expect(video.qoe.config.receiveBuffer).toBe('video');
+  expect(video.qoe.summary.playSeconds).toBeGreaterThan(5);
+  expect(video.qoe.summary.transport.unreliableChunks).toBeGreaterThan(0);
+  // Chromium's own 64 KiB (128 KiB of truesize) without it; WebRTC's video size with it.
+  expect(plain.largest).toBeGreaterThan(0);
+  expect(video.largest).toBeGreaterThanOrEqual(4 * plain.largest);
+}, 240000);

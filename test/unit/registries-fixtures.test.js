@@ -102,7 +102,7 @@ test('registered, they are in the page\'s choices and its QoE table', () => {
 test('registered, its option and result column are in results.csv and its metric in the report', () => {
   transports.register(pigeon);
   const names = resultColumns().map((c) => c.name);
-  expect(names.slice(0, 18)).toEqual(['id', 'transport', 'bp', 'mode', 'pace', 'window', 'associations', 'carrier', 'cc', 'fixedMargin', 'streams', 'chunkBytes', 'gapMs', 'timeoutMinMs', 'timeoutMaxMs', 'losingCopy', 'wings', 'abr']);
+  expect(names.slice(0, 19)).toEqual(['id', 'transport', 'bp', 'mode', 'pace', 'window', 'associations', 'receiveBuffer', 'carrier', 'cc', 'fixedMargin', 'streams', 'chunkBytes', 'gapMs', 'timeoutMinMs', 'timeoutMaxMs', 'losingCopy', 'wings', 'abr']);
   expect(names.indexOf('feathersLost')).toBe(names.indexOf('requestOverheadRatio') + 1);
   const record = (id, transport, feathersLost) => ({
     id, transport, transportName: transport, transportOptions: transport === 'pigeon' ? { wings: 3 } : {}, abr: 'bba2', network: 'lan', seekSchedule: 'none', switchSchedule: 'none',

@@ -152,7 +152,7 @@ describe('tables and charts as text', () => {
     expect(csvCell(0.1 + 0.2)).toBe('0.3');
     const csv = toCsv([record({ transport: 'h2', abr: 'bba2', network: 'wifi', repetition: 1, status: 'failed', error: 'timed out, twice' })]);
     const [header, row] = csv.trim().split('\n');
-    expect(header.split(',').slice(0, 23)).toEqual(['id', 'transport', 'bp', 'mode', 'pace', 'window', 'associations', 'carrier', 'cc', 'fixedMargin', 'streams', 'chunkBytes', 'gapMs', 'timeoutMinMs', 'timeoutMaxMs', 'losingCopy', 'abr', 'network', 'seekSchedule', 'switchSchedule', 'repetition', 'status', 'error']);
+    expect(header.split(',').slice(0, 24)).toEqual(['id', 'transport', 'bp', 'mode', 'pace', 'window', 'associations', 'receiveBuffer', 'carrier', 'cc', 'fixedMargin', 'streams', 'chunkBytes', 'gapMs', 'timeoutMinMs', 'timeoutMaxMs', 'losingCopy', 'abr', 'network', 'seekSchedule', 'switchSchedule', 'repetition', 'status', 'error']);
     expect(row).toContain('failed,"timed out, twice"');
   });
 

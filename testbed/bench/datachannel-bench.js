@@ -15,6 +15,7 @@ const { cleanLinkLoss, cleanLossTable, pickSettings, SETTINGS } = require('./dat
 const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
 const paceOption = require('../../player/transports/pace-option');
 const windowOption = require('../../player/transports/window-option');
+const receiveBufferOption = require('../../player/transports/receive-buffer-option');
 const congestionControls = require('../congestion/registry');
 const { parseSctpSettings, formatSctpSettings, SCTP_SETTING_KEYS } = require('../../origin/datachannel/stacks/sctp-settings');
 
@@ -26,7 +27,8 @@ const REPO = path.resolve(__dirname, '..', '..');
 class UsageError extends Error {}
 const USAGE = `Usage: npm run bench:datachannel -- [--rate MBPS] [--rtt MS] [--loss PERCENT] [--segments N] [--stack NAME|all] [--sctp SETTINGS]...
                                    [--tcp NAME]
-       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST] [--window LIST] [--where LIST]
+       npm run bench:datachannel -- --clean N [--stop SECONDS] [--pace LIST] [--window LIST]
+                                   [--receive-buffer LIST] [--where LIST]
 
 Goodput of the DataChannel (FDSP) transport at BP 0 and 100 against HTTP/1.1 over the same
 emulated link, measured in one run. Defaults: 20 Mbit/s, 50 ms RTT, no loss, 15 segments of
@@ -62,8 +64,10 @@ loopback the host's count, shared with whatever else runs) (20 per cell is about
 --pace LIST: the paces to play, e.g. 1.5 or 1.5,2,off (default 1.5,off; 20 per cell of the
 default pace alone is about 35 minutes). --window LIST: the player's receive window (the
 transport option window: KiB the origin may have in flight before the player's ACKs, or off),
-e.g. 48 or off,48 (default off); one row per pace and window. --where LIST: which settings, of
-loopback, 20 and 100 (default all three).
+e.g. 48 or off,48 (default off). --receive-buffer LIST: the transport option receiveBuffer,
+${receiveBufferOption.RECEIVE_BUFFERS.join(' or ')} (default video: a receive-only video transceiver, so Chromium's socket
+gets video's buffer, 1 MiB; chromium: Chromium's 64 KiB). One row per pace, window and receive buffer. --where LIST:
+which settings, of loopback, 20 and 100 (default all three).
 `;
 
 // Runs in the client namespace: fetches the same segments over HTTP/1.1 and the DataChannel.
@@ -115,13 +119,13 @@ function clientScript({ http11, fdsp, clientIp, urls }) {
 }
 
 async function main(argv) {
-  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, tcp: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, window: { type: 'string' }, where: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, stack: { type: 'string' }, sctp: { type: 'string', multiple: true }, tcp: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, pace: { type: 'string' }, window: { type: 'string' }, 'receive-buffer': { type: 'string' }, where: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
   if (values.tcp !== undefined && values.clean !== undefined) throw new UsageError(`--tcp goes with the goodput table, not --clean\n\n${USAGE}`);
-  if ((values.pace !== undefined || values.where !== undefined || values.window !== undefined) && values.clean === undefined) throw new UsageError(`--pace, --window and --where go with --clean\n\n${USAGE}`);
+  if ((values.pace !== undefined || values.where !== undefined || values.window !== undefined || values['receive-buffer'] !== undefined) && values.clean === undefined) throw new UsageError(`--pace, --window, --receive-buffer and --where go with --clean\n\n${USAGE}`);
   if (values.clean !== undefined) {
     const playbacks = Number(values.clean);
     const stopAt = Number(values.stop ?? 30);
@@ -131,11 +135,12 @@ async function main(argv) {
     const problems = [];
     const paces = (values.pace ?? `${paceOption.default},off`).split(',').map((p) => paceOption.parse(p, { whole: `--pace "${p}"` }, problems));
     const windows = (values.window ?? windowOption.default).split(',').map((w) => windowOption.parse(w, { whole: `--window "${w}"` }, problems));
+    const receiveBuffers = (values['receive-buffer'] ?? receiveBufferOption.default).split(',').map((b) => receiveBufferOption.parse(b, { whole: `--receive-buffer "${b}"` }, problems));
     const settings = values.where === undefined ? SETTINGS : pickSettings(values.where, problems);
     if (problems.length) throw new UsageError(`${problems.join('\n')}\n\n${USAGE}`);
     const contentDir = path.join(REPO, 'content');
     await ensureContent({ preset: 'sample', contentDir });
-    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, windows, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
+    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, windows, receiveBuffers, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(cleanLossTable(rows));
     return;
   }

@@ -13,10 +13,33 @@ const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { runPlayback } = require('../run-playback');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { readNamespace } = require('../netem/endpoint-drops');
+const { chromiumUdpSockets } = require('../chromium-udp-sockets');
+const receiveBufferOption = require('../../player/transports/receive-buffer-option');
 
 // Datagrams the kernel dropped for a full UDP receive buffer in the client's namespace (on
 // loopback: the host's, shared with everything else running): Chromium's socket, if it fell behind.
 const rcvbufErrors = (netns) => readNamespace(netns, null).udp.RcvbufErrors;
+
+// The largest receive buffer (bytes of truesize) among Chromium's UDP sockets, sampled every
+// 2 s of a playback: what the receiveBuffer option got from Chromium. Returns onPlaying and the result.
+function watchReceiveBuffer(netns) {
+  let timer = null;
+  let largest = null;
+  const sample = (pid) => {
+    try {
+      for (const s of chromiumUdpSockets(pid, netns)) largest = Math.max(largest ?? 0, s.receiveBufferBytes ?? 0);
+    } catch { /* the browser is closing: the samples so far stand */ }
+  };
+  return {
+    onPlaying: ({ chromiumPid }) => {
+      if (chromiumPid) timer = setInterval(() => sample(chromiumPid), 2000);
+    },
+    stop: () => {
+      clearInterval(timer);
+      return largest;
+    },
+  };
+}
 
 // key: what --where names it by.
 const SETTINGS = [
@@ -67,29 +90,38 @@ async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
  * @param {number} [o.stopAt]    seconds of each playback (default 30)
  * @param {Array<number|string>} [o.paces]  default: [1.5, 'off']
  * @param {Array<number|string>} [o.windows]  the player's receive window (KiB or 'off'; default ['off'])
+ * @param {string[]} [o.receiveBuffers]  the transport option receiveBuffer (default: its default alone)
  * @param {(line: string) => void} [o.log]  progress
  * @param {string} [o.webrtcStack]  the origin's WebRTC stack
  * @returns {Promise<object[]>} one row per setting and pace
  */
-async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], windows = ['off'], settings = SETTINGS, webrtcStack, log = () => {} }) {
+async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], windows = ['off'], receiveBuffers = [receiveBufferOption.default], settings = SETTINGS, webrtcStack, log = () => {} }) {
   const rows = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-clean-'));
   try {
     for (const setting of settings) {
       const where = await originFor(setting, { contentDir, dataDir, webrtcStack });
       try {
-        for (const [pace, win] of paces.flatMap((p) => windows.map((w) => [p, w]))) {
-          const row = emptyRow(setting.name, pace, win);
-          const label = `${setting.name}, pace ${pace}${win === 'off' ? '' : `, window ${win} KiB`}`;
+        for (const [pace, win, receiveBuffer] of paces.flatMap((p) => windows.flatMap((w) => receiveBuffers.map((b) => [p, w, b])))) {
+          const row = emptyRow(setting.name, pace, win, receiveBuffer);
+          const label = `${setting.name}, pace ${pace}${win === 'off' ? '' : `, window ${win} KiB`}${receiveBuffer === receiveBufferOption.default ? '' : `, receive buffer ${receiveBuffer}`}`;
           for (let i = 1; i <= playbacks; i++) {
             try {
               const dropsBefore = rcvbufErrors(where.netns);
-              const { qoe } = await runPlayback({
-                pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000,
-                config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace, window: win },
-              });
+              const socketWatch = watchReceiveBuffer(where.netns);
+              let qoe;
+              let socketBytes = null;
+              try {
+                ({ qoe } = await runPlayback({
+                  pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000, onPlaying: socketWatch.onPlaying,
+                  config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace, window: win, receiveBuffer },
+                }));
+              } finally {
+                socketBytes = socketWatch.stop();
+                row.socketBytes = Math.max(row.socketBytes ?? 0, socketBytes ?? 0) || null;
+              }
               const p = addPlayback(row, qoe, rcvbufErrors(where.netns) - dropsBefore);
-              log(`${label}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}`);
+              log(`${label}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}; Chromium's socket buffer ${socketBytes ?? '?'} B`);
             } catch (err) {
               row.failed += 1;
               log(`${label}, ${i}/${playbacks}: failed: ${err.message}`);
@@ -107,7 +139,7 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
   return rows;
 }
 
-const emptyRow = (setting, pace, win = 'off') => ({ setting, pace: String(pace), window: String(win), playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
+const emptyRow = (setting, pace, win = 'off', receiveBuffer = receiveBufferOption.default) => ({ setting, pace: String(pace), window: String(win), receiveBuffer, socketBytes: null, playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
 
 /**
  * Counts one playback into its row. A lost chunk either never arrived in a segment the player
@@ -136,8 +168,8 @@ function addPlayback(row, qoe, rcvbuf = 0) {
 
 /** The rows as a Markdown table. */
 function cleanLossTable(rows) {
-  const header = ['setting', 'pace', 'window KiB', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
-  const lines = rows.map((r) => [r.setting, r.pace, r.window ?? 'off', String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
+  const header = ['setting', 'pace', 'window KiB', 'receive buffer', 'socket rb (bytes)', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
+  const lines = rows.map((r) => [r.setting, r.pace, r.window ?? 'off', r.receiveBuffer, r.socketBytes ? String(r.socketBytes) : '?', String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`;
