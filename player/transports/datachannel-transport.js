@@ -7,6 +7,7 @@
 const { FdspTransport } = require('./fdsp-transport');
 const { openFdspBrowserSession } = require('./fdsp-browser-session');
 const { newPairToken, sessionUrl } = require('../../shared/fdsp/pair-token');
+const receiveBufferOption = require('./receive-buffer-option');
 
 class DataChannelTransport extends FdspTransport {
   /**
@@ -28,11 +29,13 @@ class DataChannelTransport extends FdspTransport {
     super({ name: 'datachannel', label: 'DataChannel (FDSP)', protocol: 'datachannel', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps, windowBytes: o.windowBytes, nextSegmentUrl: o.nextSegmentUrl });
     this.signalingUrl = o.signalingUrl;
     this.associations = o.associations ?? 1;
-    this.receiveBuffer = o.receiveBuffer ?? 'video';
+    this.receiveBuffer = o.receiveBuffer ?? receiveBufferOption.default;
+    // Each peer connection the transport opens gets the transceiver (both of a pair).
+    this.videoTransceiver = this.receiveBuffer === 'video';
   }
 
   openSession(handlers) {
-    if (this.associations !== 2) return openFdspBrowserSession(this.signalingUrl, { label: this.label, videoTransceiver: this.receiveBuffer === 'video', ...handlers });
+    if (this.associations !== 2) return openFdspBrowserSession(this.signalingUrl, { label: this.label, videoTransceiver: this.videoTransceiver, ...handlers });
     return this.openPair(handlers);
   }
 
@@ -57,9 +60,9 @@ class DataChannelTransport extends FdspTransport {
       if (open) onClose(why);
       else endedWhileOpening = why;
     };
-    a = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairToken: token }), { label: this.label, videoTransceiver: this.receiveBuffer === 'video', onMessage, onClose: (why) => end(why) });
+    a = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairToken: token }), { label: this.label, videoTransceiver: this.videoTransceiver, onMessage, onClose: (why) => end(why) });
     try {
-      b = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairWith: token }), { label: `${this.label} (second association)`, videoTransceiver: this.receiveBuffer === 'video', onMessage, onClose: (why) => end(`second association: ${why}`) });
+      b = await openFdspBrowserSession(sessionUrl(this.signalingUrl, { pairWith: token }), { label: `${this.label} (second association)`, videoTransceiver: this.videoTransceiver, onMessage, onClose: (why) => end(`second association: ${why}`) });
     } catch (err) {
       ended = true;
       a.close();

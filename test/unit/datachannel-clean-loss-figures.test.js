@@ -27,7 +27,7 @@ test('rows add up over playbacks and the table shows both parts', () => {
   addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 6, stoppedAtDeadline: true }]), 9);
   expect(row).toMatchObject({ playbacks: 2, zeroLoss: 1, lost: 6, network: 0, late: 6, rcvbuf: 9, chunks: 800, worst: 6 });
   const table = cleanLossTable([row]).split('\n');
-  expect(table[0]).toMatch(/\| receive buffer \| socket rb \(bytes\) \|.*of which network \| of which past deadline \| receive-buffer drops/);
+  expect(table[0]).toMatch(/\| receive buffer \| largest socket rb \(bytes\) \|.*of which network \| of which past deadline \| receive-buffer drops/);
   expect(table[2]).toMatch(/\| off +\| video +\| \? +\| 2 +\|/);
   expect(table[2]).toMatch(/\| 1 \/ 2 +\| 6 \/ 800 \(0\.750 %\) \| 0 +\| 6 +\| 9 +\| 6 +\| 0 +\|/);
 });

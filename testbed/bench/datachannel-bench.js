@@ -66,7 +66,9 @@ default pace alone is about 35 minutes). --window LIST: the player's receive win
 transport option window: KiB the origin may have in flight before the player's ACKs, or off),
 e.g. 48 or off,48 (default off). --receive-buffer LIST: the transport option receiveBuffer,
 ${receiveBufferOption.RECEIVE_BUFFERS.join(' or ')} (default video: a receive-only video transceiver, so Chromium's socket
-gets video's buffer, 1 MiB; chromium: Chromium's 64 KiB). One row per pace, window and receive buffer. --where LIST:
+gets video's buffer, 1 MiB at most the kernel's net.core.rmem_max; chromium: Chromium's 64 KiB); each row
+shows the largest receive buffer (rb, bytes of kernel truesize: twice what Chromium asked) that Chromium's UDP
+sockets had in its playbacks. One row per pace, window and receive buffer. --where LIST:
 which settings, of loopback, 20 and 100 (default all three).
 `;
 

@@ -13,33 +13,12 @@ const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { runPlayback } = require('../run-playback');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { readNamespace } = require('../netem/endpoint-drops');
-const { chromiumUdpSockets } = require('../chromium-udp-sockets');
+const { watchLargestReceiveBuffer } = require('../chromium-udp-sockets');
 const receiveBufferOption = require('../../player/transports/receive-buffer-option');
 
 // Datagrams the kernel dropped for a full UDP receive buffer in the client's namespace (on
 // loopback: the host's, shared with everything else running): Chromium's socket, if it fell behind.
 const rcvbufErrors = (netns) => readNamespace(netns, null).udp.RcvbufErrors;
-
-// The largest receive buffer (bytes of truesize) among Chromium's UDP sockets, sampled every
-// 2 s of a playback: what the receiveBuffer option got from Chromium. Returns onPlaying and the result.
-function watchReceiveBuffer(netns) {
-  let timer = null;
-  let largest = null;
-  const sample = (pid) => {
-    try {
-      for (const s of chromiumUdpSockets(pid, netns)) largest = Math.max(largest ?? 0, s.receiveBufferBytes ?? 0);
-    } catch { /* the browser is closing: the samples so far stand */ }
-  };
-  return {
-    onPlaying: ({ chromiumPid }) => {
-      if (chromiumPid) timer = setInterval(() => sample(chromiumPid), 2000);
-    },
-    stop: () => {
-      clearInterval(timer);
-      return largest;
-    },
-  };
-}
 
 // key: what --where names it by.
 const SETTINGS = [
@@ -108,20 +87,20 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
           for (let i = 1; i <= playbacks; i++) {
             try {
               const dropsBefore = rcvbufErrors(where.netns);
-              const socketWatch = watchReceiveBuffer(where.netns);
+              const socketWatch = watchLargestReceiveBuffer({ netns: where.netns });
               let qoe;
-              let socketBytes = null;
+              let socket = { largest: null, error: null };
               try {
                 ({ qoe } = await runPlayback({
                   pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000, onPlaying: socketWatch.onPlaying,
                   config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace, window: win, receiveBuffer },
                 }));
               } finally {
-                socketBytes = socketWatch.stop();
-                row.socketBytes = Math.max(row.socketBytes ?? 0, socketBytes ?? 0) || null;
+                socket = await socketWatch.stop();
+                row.socketBytes = Math.max(row.socketBytes ?? 0, socket.largest ?? 0) || null;
               }
               const p = addPlayback(row, qoe, rcvbufErrors(where.netns) - dropsBefore);
-              log(`${label}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}; Chromium's socket buffer ${socketBytes ?? '?'} B`);
+              log(`${label}, ${i}/${playbacks}: ${p.lost} of ${p.chunks} chunks lost (network ${p.network}, past their deadline ${p.late}); receive-buffer drops ${p.rcvbuf}; Chromium's socket buffer ${socket.largest === null ? `unknown (${socket.error})` : `${socket.largest} B`}`);
             } catch (err) {
               row.failed += 1;
               log(`${label}, ${i}/${playbacks}: failed: ${err.message}`);
@@ -168,7 +147,7 @@ function addPlayback(row, qoe, rcvbuf = 0) {
 
 /** The rows as a Markdown table. */
 function cleanLossTable(rows) {
-  const header = ['setting', 'pace', 'window KiB', 'receive buffer', 'socket rb (bytes)', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
+  const header = ['setting', 'pace', 'window KiB', 'receive buffer', 'largest socket rb (bytes)', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
   const lines = rows.map((r) => [r.setting, r.pace, r.window ?? 'off', r.receiveBuffer, r.socketBytes ? String(r.socketBytes) : '?', String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
