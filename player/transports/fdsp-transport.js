@@ -53,7 +53,7 @@ class FdspTransport {
     this.protocol = o.protocol;
     this.bufferLevel = o.bufferLevel || (() => 0);
     this.stallState = o.stallState || (() => NO_STALL);
-    // The carrier's pace for the unreliable part (DataChannel), sent with every request; undefined: none asked.
+    // The pace for the unreliable part (pace-option.js), sent with every request; undefined: none asked.
     this.paceBps = o.paceBps;
     // The receive window asked of the origin (bytes; null: none, no ACKs sent).
     this.windowBytes = o.windowBytes ?? null;

@@ -1,9 +1,14 @@
 'use strict';
-// The DataChannel transport's pace for its unreliable channel (issue 16 item 2): "off", or a
-// margin M: the origin sends the unreliable part at most at the content's highest bitrate x M,
-// as paper 000's UDP substream was sent at a set rate. The reliable channel is never paced (SCTP's
-// congestion control alone). Why: unpaced, the unreliable burst at a session's start overflowed
-// a 100 KB bottleneck queue and SCTP took 20 s to recover the reliable channel's losses.
+// The FDSP transports' pace for their unreliable part (issue 16 item 2): "off", or a margin M:
+// the origin sends the unreliable part at most at the content's highest bitrate x M, as paper
+// 000's UDP substream was sent at a set rate. The reliable part is never paced (its congestion
+// control alone). Why: unpaced, the DataChannel's unreliable burst at a session's start
+// overflowed a 100 KB bottleneck queue and SCTP took 20 s to recover the reliable channel's
+// losses; one WebTransport session under cubic sent a segment's datagrams as fast as its window
+// allowed, and the emulator's queue dropped 1.6-1.8 % of them when cubic probed past the link
+// (Chromium's socket on loopback dropped 3-4 %). The origin paces in its channel pump
+// (origin/datachannel/channel-pump.js), for either carrier; a split WebTransport carrier's
+// fixed-rate session holds its own rate too, and the lower of the two applies.
 // The one place its rules are written: the page URL (?pace=), a scenario's transport entry
 // ({name: datachannel, pace: 1.5}) and the page's form all parse it here.
 const { numberFrom, show } = require('../option-values');
@@ -32,7 +37,7 @@ function paceBps(pace, highestBandwidthBps) {
 module.exports = {
   title: 'unreliable pace',
   noun: 'a pace',
-  help: `the unreliable channel's rate: a margin ${MIN_MARGIN}-${MAX_MARGIN} x the highest representation's bitrate (default 1.5), or "off" (as fast as SCTP lets it)`,
+  help: `the unreliable part's rate: a margin ${MIN_MARGIN}-${MAX_MARGIN} x the highest representation's bitrate (default 1.5), or "off" (as fast as its congestion control lets it)`,
   default: 1.5,
   parse,
   format: (value) => String(value),

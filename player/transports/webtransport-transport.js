@@ -19,13 +19,15 @@ class WebTransportTransport extends FdspTransport {
    * @param {string} [o.cc]               the reliable session's congestion controller (default cubic)
    * @param {number} [o.fixedMargin]      a fixed-rate session's rate = highest bandwidth x this (1.2)
    * @param {number|null} [o.highestBandwidthBps]  the content's highest representation (for fixed)
+   * @param {number|null} [o.paceBps]    the datagrams' rate, asked of the origin with every
+   *   request (pace-option.js); null: unpaced
    * @param {number|string} [o.bp]        Bitstream Prioritization (fdsp-transport.js)
    * @param {() => number} [o.bufferLevel]
    * @param {() => object} [o.stallState]  the player's stalls (fdsp-transport.js)
    * @param {(url: string) => string|null} [o.nextSegmentUrl]  substream overlapping (fdsp-transport.js)
    */
   constructor(o) {
-    super({ name: 'webtransport', label: 'WebTransport (FDSP)', protocol: 'webtransport', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, nextSegmentUrl: o.nextSegmentUrl });
+    super({ name: 'webtransport', label: 'WebTransport (FDSP)', protocol: 'webtransport', bp: o.bp, mode: o.mode, bufferLevel: o.bufferLevel, stallState: o.stallState, paceBps: o.paceBps, nextSegmentUrl: o.nextSegmentUrl });
     if (!o.certSha256Hex) throw new Error(`${this.label}: the origin did not say its certificate's hash (GET /api/info certSha256Hex)`);
     this.url = o.url;
     this.certSha256Hex = o.certSha256Hex;

@@ -70,13 +70,13 @@ async function playWebTransport(options) {
   expect(t.reliableShare).toBeGreaterThan(0);
   expect(t.reliableShare).toBeLessThan(1);
   expect(t.plr).toBeCloseTo(t.lostChunks / t.packets, 12);
-  // Loopback drops nothing, but a UDP socket's receive buffer can overflow: under cubic the
-  // origin sends a whole segment's datagrams at memory speed (quinn paces at cwnd / RTT, and
-  // the RTT is ~0.1 ms), and Chromium's QUIC socket (2 MB of buffer, ~2.5 KB a packet) then
-  // drops some (seen: 3-4 % of chunks at BP 100 on a busy machine; none at the split
-  // carrier's paced 5.4 Mbit/s). Every chunk that never came must be such a drop on this
-  // host, never the transport's doing. The counter is the host's: other processes' drops
-  // only loosen the bound.
+  // Loopback drops nothing, but a UDP socket's receive buffer can overflow: unpaced (pace off),
+  // under cubic the origin sends a whole segment's datagrams at memory speed (quinn paces at
+  // cwnd / RTT, and the RTT is ~0.1 ms), and Chromium's QUIC socket (2 MB of buffer, ~2.5 KB a
+  // packet) then drops some (seen: 3-4 % of chunks at BP 100 on a busy machine, before the
+  // default pace; none at the split carrier's paced 5.4 Mbit/s). Every chunk that never came
+  // must be such a drop on this host, never the transport's doing. The counter is the host's:
+  // other processes' drops only loosen the bound.
   process.stderr.write(`webtransport ${JSON.stringify(options)}: ${t.lostChunks} of ${t.unreliableChunks} chunks lost (${t.lateChunks} late), ${socketDrops} UDP receive-buffer drops on the host\n`);
   // A few more go missing than the host counted (7-11 of ~28,000 in three runs, all on the
   // cubic session; none on the paced one): not yet attributed (a response still in flight
@@ -97,17 +97,21 @@ async function playWebTransport(options) {
   return { qoe, media };
 }
 
-test('webtransport, one session, BP 100: plays through the FDSP core, every response on the cubic session', async () => {
+test('webtransport, one session, BP 100: plays through the FDSP core, every response on the cubic session, its datagrams paced', async () => {
   const { qoe, media } = await playWebTransport({ bp: 100 });
-  expect(qoe.config).toMatchObject({ bp: 100, carrier: 'single', reliableCc: 'cubic', unreliableCc: 'cubic' });
+  // The default pace: the sample's top rung, 4.5 Mbit/s, x 1.5, asked with every request.
+  expect(qoe.config).toMatchObject({ bp: 100, paceBps: 6750000, carrier: 'single', reliableCc: 'cubic', unreliableCc: 'cubic' });
+  expect(new Set(media.map((e) => e.paceBps))).toEqual(new Set([6750000]));
   for (const seg of qoe.segments) expect([seg.carrier, seg.reliableCc, seg.unreliableCc]).toEqual(['single', 'cubic', 'cubic']);
   expect(new Set(media.map((e) => e.protocol))).toEqual(new Set(['webtransport']));
   expect(new Set(media.map((e) => e.bp))).toEqual(new Set([100]));
 }, 120000);
 
-test('webtransport, one session, BP 0: less goes reliably than at BP 100', async () => {
-  const { qoe, media } = await playWebTransport({ bp: 0 });
+test('webtransport, one session, BP 0, pace off: less goes reliably than at BP 100; the origin paces nothing', async () => {
+  const { qoe, media } = await playWebTransport({ bp: 0, pace: 'off' });
   expect(qoe.summary.transport.reliableShare).toBeLessThan(0.2);
+  expect(qoe.config.paceBps).toBeNull();
+  expect(new Set(media.map((e) => e.paceBps))).toEqual(new Set([null]));
   expect(new Set(media.map((e) => e.bp))).toEqual(new Set([0]));
 }, 120000);
 

@@ -86,6 +86,18 @@ describe('cells measured before a known fix', () => {
     expect(formatCell(cell('http11', 'sara', 'startupDelaySeconds'), metric('startupDelaySeconds'))).toBe('1.00 ± 0.00 (1.00-1.00, n=2) †1');
   });
 
+  test('a fix scoped to a scenario\'s label for one variant marks that variant\'s cells, not the transport\'s others', () => {
+    const wt = { name: 'paper000-fdsp', transports: [{ name: 'webtransport', label: 'wt-bp100', bp: 100 }, { name: 'webtransport', label: 'wtsplit-bp100', bp: 100, carrier: 'split' }], abrs: [] };
+    const paced = [{ commit: 'ccccccc', date: '2026-11-27', what: 'single carrier paced', metrics: '*', scope: { transport: ['wt-bp100'] } }];
+    const wtRows = [row({ id: 'w1', transport: 'wt-bp100', abr: null, network: 'rtt50', commit: 'old' }), row({ id: 'w2', transport: 'wtsplit-bp100', abr: null, network: 'rtt50', commit: 'old' })];
+    const groups = aggregateRows(wtRows);
+    const { used } = markCells(groups, new Map(wtRows.map((r) => [r.id, r])), paced, { contains, namesOf: namesFromScenario(wt) });
+    const cell = (label) => groups.find((g) => g.key.transport === label).metrics.startupDelaySeconds;
+    expect(cell('wt-bp100').predates).toEqual([1]);
+    expect(cell('wtsplit-bp100').predates).toBeUndefined();
+    expect(used).toEqual([1]);
+  });
+
   test('git history answers "does this code contain the fix", by commit or else by date', () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     const first = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], { encoding: 'utf8' }).trim().split('\n')[0];

@@ -1,5 +1,5 @@
 'use strict';
-// The WebTransport transport's options (carrier, cc, fixedMargin) from a page URL and from a
+// The WebTransport transport's options (carrier, cc, fixedMargin, pace) from a page URL and from a
 // scenario file, by one set of rules; the sessions they turn into (webtransport-carriers.js:
 // the CONNECT URLs the QUIC server reads its congestion controller from); and the Chromium
 // flags the registry gives the launcher for an origin with HTTP/3 and WebTransport.
@@ -23,7 +23,10 @@ test('the page URL carries the options, and a URL written from a config reads ba
   expect(parseRunConfig(runConfigToSearch({ ...config, autostart: true }))).toMatchObject({ carrier: 'split', cc: 'bbr', fixedMargin: 1.5, bp: 0 });
   // Absent: the defaults are the entry's, filled in when the transport is made.
   expect(parseRunConfig('?transport=webtransport').carrier).toBeUndefined();
-  expect(Object.fromEntries(Object.entries(transports.get('webtransport').options).map(([k, o]) => [k, o.default]))).toEqual({ bp: 100, mode: 'fdsp', ...defaults });
+  expect(Object.fromEntries(Object.entries(transports.get('webtransport').options).map(([k, o]) => [k, o.default]))).toEqual({ bp: 100, mode: 'fdsp', pace: 1.5, ...defaults });
+  // The datagrams' pace is the DataChannel's option (pace-option.js), read from the URL the same way.
+  expect(parseRunConfig('?transport=webtransport&pace=off').pace).toBe('off');
+  expect(parseRunConfig(runConfigToSearch({ ...parseRunConfig('?transport=webtransport&pace=2'), autostart: true })).pace).toBe(2);
 });
 
 test('bad values get the same sentence from a URL and from a scenario file', () => {
@@ -32,6 +35,7 @@ test('bad values get the same sentence from a URL and from a scenario file', () 
     ['cc', 'reno', 'must be "cubic", "newreno", "bbr", "fixed", got "reno"'],
     ['fixedMargin', '0', 'must be a number from 0.1 to 10, got "0"'],
     ['fixedMargin', 'lots', 'must be a number from 0.1 to 10, got "lots"'],
+    ['pace', '0.1', 'must be "off" or a margin from 0.5 to 10 (x the highest bitrate), got "0.1"'],
   ];
   for (const [key, value, sentence] of cases) {
     const title = transports.get('webtransport').options[key].title;
@@ -90,9 +94,13 @@ test('the transport records its carrier per response and in its totals, and refu
   expect(t.accountingExtras()).toEqual({ carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed' });
   expect(t.stats()).toMatchObject({ carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed', fixedRateKbps: 2400, bp: 0, requests: 0 });
   expect(transports.get('webtransport').configFields(t)).toEqual({
-    bp: 0, mode: 'fdsp', carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed', fixedRateKbps: 2400, carriers: 'split: reliable cubic, datagrams fixed at 2400 kbit/s, not TCP-friendly (emulated links only)',
+    // The default pace, 1.5 x the top rung; the fixed-rate session's 1.2 x is the lower, so it applies.
+    bp: 0, mode: 'fdsp', paceBps: 3000000, carrier: 'split', reliableCc: 'cubic', unreliableCc: 'fixed', fixedRateKbps: 2400, carriers: 'split: reliable cubic, datagrams fixed at 2400 kbit/s, not TCP-friendly (emulated links only)',
   });
   expect(transports.get('webtransport').segmentFields).toEqual(expect.arrayContaining(['plr', 'carrier', 'reliableCc', 'unreliableCc']));
+  // pace off: nothing asked of the origin (null); without the content's bitrates no pace either.
+  expect(createTransport('webtransport', { webtransport: URL_BASE }, { pace: 'off' }, { highestBandwidthBps: 2000000, certSha256Hex: CERT }).paceBps).toBeNull();
+  expect(createTransport('webtransport', { webtransport: URL_BASE }, {}, { certSha256Hex: CERT }).paceBps).toBeNull();
   expect(() => createTransport('webtransport', { webtransport: URL_BASE }, {}, {})).toThrow(/certSha256Hex/);
   expect(() => createTransport('webtransport', { webtransport: URL_BASE }, { carrier: 'split' }, { certSha256Hex: CERT })).toThrow(/highest representation's bandwidth/);
   expect(() => createTransport('webtransport', { h3: 'https://127.0.0.1:8444' }, {}, { certSha256Hex: CERT })).toThrow(/no urls\.webtransport/);

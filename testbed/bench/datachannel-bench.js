@@ -11,7 +11,7 @@ const { createEmulatedLink, setCongestionControl, EmulationUnavailableError } = 
 const { startOriginInNamespace } = require('../runner/origin-in-namespace');
 const { nodeIn } = require('../netem/probes');
 const { ensureContent } = require('../../origin/content/ensure-content');
-const { cleanLinkLoss, cleanLossTable, pickSettings, SETTINGS } = require('./datachannel-clean-loss');
+const { cleanLinkLoss, cleanLossTable, variantsOf, pickSettings, SETTINGS } = require('./fdsp-clean-loss');
 const { stackNames, DEFAULT_STACK } = require('../../origin/datachannel/stacks');
 const paceOption = require('../../player/transports/pace-option');
 const windowOption = require('../../player/transports/window-option');
@@ -142,7 +142,7 @@ async function main(argv) {
     if (problems.length) throw new UsageError(`${problems.join('\n')}\n\n${USAGE}`);
     const contentDir = path.join(REPO, 'content');
     await ensureContent({ preset: 'sample', contentDir });
-    const rows = await cleanLinkLoss({ playbacks, stopAt, paces, windows, receiveBuffers, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
+    const rows = await cleanLinkLoss({ transport: 'datachannel', variants: variantsOf({ pace: paces, window: windows, receiveBuffer: receiveBuffers }), playbacks, stopAt, settings, contentDir, webrtcStack: values.stack ?? DEFAULT_STACK, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(cleanLossTable(rows));
     return;
   }

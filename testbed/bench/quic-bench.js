@@ -19,17 +19,23 @@ const { chromiumArgsFor } = require('../../player/transports');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { fetchSegments } = require('./quic/page-clients');
 const { bundlePageHook } = require('./quic/bundle-page-hook');
+const { cleanLinkLoss, cleanLossTable, variantsOf, pickSettings, SETTINGS } = require('./fdsp-clean-loss');
+const paceOption = require('../../player/transports/pace-option');
+const { carrier: carrierOption } = require('../../player/transports/webtransport-options');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const USAGE = `Usage: npm run bench:quic -- [--rate MBPS] [--rtt MS] [--loss LIST] [--segments N] [--json FILE]
+       npm run bench:quic -- --clean N [--stop SECONDS] [--carrier LIST] [--pace LIST] [--where LIST]
 
 Goodput of HTTP/3 (h3) and of FDSP over WebTransport against HTTP/1.1 over the same emulated
 link, one run per loss rate, real Chromium in the client namespace on the player page:
   http11, h3           a fetch() loop in the page; every h3 response must say nextHopProtocol h3
   webtransport         the player's own transport, BP 100 and BP 0, carrier single (one cubic
-                       session) and split (requests and the reliable part on a cubic session,
-                       the datagrams on a second session at a fixed 1.2 x the top rung's rate:
-                       not TCP-friendly, emulated links only)
+                       session, its datagrams paced at the default 1.5 x the top rung's rate;
+                       "unpaced": pace off, as fast as cubic lets them go) and split (requests
+                       and the reliable part on a cubic session, the datagrams on a second
+                       session at a fixed 1.2 x the top rung's rate: not TCP-friendly, emulated
+                       links only)
 For each: bytes delivered, seconds, goodput, ratio to HTTP/1.1; for WebTransport the datagrams
 the origin sent (its request log) against those the page received, and delivered / what the
 emulator let through (sent x the emulator's downlink pass ratio over that measurement).
@@ -42,8 +48,21 @@ emulator let through (sent x the emulator's downlink pass ratio over that measur
   -h, --help
 
 Targets (PASS/FAIL each): h3 >= 0.95x HTTP/1.1 on the loss-free link; WebTransport datagrams
-lose nothing on the loss-free link; the fixed-rate carrier at 2 % loss delivers >= 0.97 of
-what the emulator passed. Exit 1 when a target fails. Needs root. About 9 minutes.
+lose nothing on the loss-free link with the transport's default options (the unpaced rows are
+shown, not judged); the fixed-rate carrier at 2 % loss delivers >= 0.97 of what the emulator
+passed. Exit 1 when a target fails. Needs root. About 11 minutes.
+
+--clean N: loss on clean links as a user meets it: N playbacks of the sample (WebTransport,
+BP 100, BBA-2, --stop seconds each, default 30) in Chromium, one at a time, on plain loopback
+and through the emulator at 20 and 100 Mbit/s (50 ms RTT, no random loss), per carrier and
+pace; prints the lost chunks per row, split into the network's (in segments waited for in
+full) and those past their playout deadline, beside the UDP datagrams the client's kernel
+dropped for a full receive buffer (on loopback the host's count, shared with whatever else
+runs) and the largest receive buffer Chromium's UDP sockets had. --carrier LIST: single,
+split or both (default single); --pace LIST: the transport option pace, e.g. 1.5 or 1.5,off
+(default ${paceOption.default}); --where LIST: of loopback, 20 and 100 (default all three). 20 playbacks per
+row are about 12 minutes per setting. Loopback needs no root; the emulated settings do. Exit 1
+when a playback lost a chunk or failed.
 `;
 
 const WARMUP_PATH = '/content/sample/manifest.mpd';
@@ -69,11 +88,14 @@ function onSignal(sig) {
 function parseOptions(argv) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ args: argv, options: { rate: { type: 'string' }, rtt: { type: 'string' }, loss: { type: 'string' }, segments: { type: 'string' }, json: { type: 'string' }, clean: { type: 'string' }, stop: { type: 'string' }, carrier: { type: 'string' }, pace: { type: 'string' }, where: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (err) {
     throw new UsageError(err.message);
   }
   if (values.help) return { help: true };
+  const cleanOnly = ['stop', 'carrier', 'pace', 'where'].filter((k) => values[k] !== undefined);
+  if (values.clean === undefined && cleanOnly.length) throw new UsageError(`${cleanOnly.map((k) => `--${k}`).join(', ')}: only with --clean`);
+  if (values.clean !== undefined) return parseCleanOptions(values);
   const rate = Number(values.rate ?? 20) * 1e6;
   const rtt = Number(values.rtt ?? 50);
   const losses = String(values.loss ?? '0,2').split(',').map((x) => (x.trim() === '' ? NaN : Number(x) / 100));
@@ -83,6 +105,23 @@ function parseOptions(argv) {
   if (!losses.every((l) => l >= 0 && l < 1)) throw new UsageError(`--loss must be a comma-separated list of percentages from 0 to below 100, got ${JSON.stringify(values.loss)}`);
   if (!(Number.isInteger(segments) && segments > 0)) throw new UsageError(`--segments must be a positive integer, got ${JSON.stringify(values.segments)}`);
   return { rate, rtt, losses, segments, json: values.json || null };
+}
+
+/** --clean N and what goes with it; the transport's own option rules, so a typo fails before any playback. */
+function parseCleanOptions(values) {
+  const goodputOnly = ['rate', 'rtt', 'loss', 'segments', 'json'].filter((k) => values[k] !== undefined);
+  if (goodputOnly.length) throw new UsageError(`${goodputOnly.map((k) => `--${k}`).join(', ')}: not with --clean (its links are fixed: loopback, 20 and 100 Mbit/s at 50 ms)`);
+  const playbacks = Number(values.clean);
+  const stopAt = Number(values.stop ?? 30);
+  if (!(Number.isInteger(playbacks) && playbacks > 0)) throw new UsageError(`--clean needs a number of playbacks >= 1, got ${JSON.stringify(values.clean)}`);
+  if (!(stopAt >= 5)) throw new UsageError(`--stop must be a number of seconds >= 5, got ${JSON.stringify(values.stop)}`);
+  const problems = [];
+  const list = (raw, option, flag) => raw.split(',').map((x) => option.parse(x, { whole: `--${flag} "${x}"` }, problems));
+  const carriers = list(values.carrier ?? carrierOption.default, carrierOption, 'carrier');
+  const paces = list(values.pace ?? String(paceOption.default), paceOption, 'pace');
+  const settings = values.where === undefined ? SETTINGS : pickSettings(values.where, problems);
+  if (problems.length) throw new UsageError(problems.join('\n'));
+  return { clean: { playbacks, stopAt, variants: variantsOf({ carrier: carriers, pace: paces }), settings } };
 }
 
 function table(header, rows) {
@@ -104,8 +143,13 @@ function readLogSince(file, from) {
 /** What each measurement is: the transport and its options. */
 function measurements() {
   const out = [{ name: 'http11', kind: 'fetch', listener: 'http11' }, { name: 'h3', kind: 'fetch', listener: 'h3' }];
-  for (const carrier of ['single', 'split']) {
-    for (const bp of [100, 0]) out.push({ name: `webtransport ${carrier} BP ${bp}`, kind: 'transport', transport: 'webtransport', options: { bp, carrier, cc: 'cubic' } });
+  // The unpaced single session is shown, not judged: it is what cubic alone does with the
+  // datagrams (the emulator's queue drops what its probing bursts into it).
+  const carriers = [{ carrier: 'single' }, { carrier: 'single', pace: 'off', label: 'single unpaced', judged: false }, { carrier: 'split' }];
+  for (const c of carriers) {
+    for (const bp of [100, 0]) {
+      out.push({ name: `webtransport ${c.label || c.carrier} BP ${bp}`, kind: 'transport', transport: 'webtransport', judged: c.judged !== false, options: { bp, carrier: c.carrier, cc: 'cubic', ...(c.pace ? { pace: c.pace } : {}) } });
+    }
   }
   return out;
 }
@@ -148,7 +192,7 @@ async function runAtLoss({ rate, rtt, loss, urls, top, linkIndex, hookScript, lo
       const counters = diffCounters(await link.counters(), before);
       const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
       const down = counters.toClient;
-      const result = { name: m.name, ...r, counters, endpointDrops, downlinkPassRatio: down.packetsIn ? down.packetsOut / down.packetsIn : 1 };
+      const result = { name: m.name, judged: m.judged, ...r, counters, endpointDrops, downlinkPassRatio: down.packetsIn ? down.packetsOut / down.packetsIn : 1 };
       if (m.kind === 'transport') {
         // What the origin sent: its own request log (the FDSP responder counts each DATA frame it
         // handed to the datagram carrier). The warm-up (the MPD) goes wholly reliable.
@@ -218,7 +262,7 @@ function verdicts(runs) {
     const base = clean.results.find((r) => r.name === 'http11');
     const ratio = goodput(clean.results.find((r) => r.name === 'h3')) / goodput(base);
     out.push({ target: `h3 >= ${H3_TARGET}x HTTP/1.1 (loss-free link)`, loss: 0, pass: ratio >= H3_TARGET, detail: ratio.toFixed(3) });
-    for (const r of clean.results.filter((x) => x.datagramsSent !== undefined)) {
+    for (const r of clean.results.filter((x) => x.datagramsSent !== undefined && x.judged !== false)) {
       // The link adds no random loss, but its drop-tail queue still drops what senders burst into
       // it, and Chromium's socket what it cannot take: said beside the verdict, not folded in.
       out.push({
@@ -239,6 +283,20 @@ function verdicts(runs) {
   return out;
 }
 
+/** --clean: the rows of fdsp-clean-loss.js for WebTransport; exit 1 when a playback lost a chunk or failed. */
+async function cleanLoss({ playbacks, stopAt, variants, settings }) {
+  if (settings.some((x) => x.rateMbps !== null) && typeof process.getuid === 'function' && process.getuid() !== 0) {
+    throw new EmulationUnavailableError('bench:quic --clean through the emulator needs root (network namespaces and TUN devices); --where loopback runs without it');
+  }
+  if (settings.some((x) => x.rateMbps !== null)) requireRoot();
+  const contentDir = path.join(REPO, 'content');
+  await ensureContent({ preset: 'sample', contentDir });
+  const rows = await cleanLinkLoss({ transport: 'webtransport', variants, playbacks, stopAt, settings, contentDir, log: progress });
+  process.stdout.write(cleanLossTable(rows));
+  process.stdout.write(`${os.cpus().length} CPUs; load average (1, 5, 15 min) at the end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}.\n`);
+  return rows.every((r) => r.lost === 0 && r.failed === 0) ? 0 : 1;
+}
+
 function delay(ms) {
   return new Promise((resolve) => { setTimeout(resolve, ms); });
 }
@@ -249,6 +307,7 @@ async function main(argv) {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (o.clean) return cleanLoss(o.clean);
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
     throw new EmulationUnavailableError('bench:quic needs root: it makes network namespaces and TUN devices for the emulated link (CAP_NET_ADMIN); run it as root');
   }

@@ -51,9 +51,14 @@ function loadKnownFixes(file = DEFAULT_FILE, metricKeys = []) {
   return fixes;
 }
 
-/** Whether fix f concerns this playback (names: its transport, ABR and scenario names). */
+/**
+ * Whether fix f concerns this playback (names: its transport, ABR and scenario names). A
+ * transport in a scope is a registry name (every variant of it) or a scenario's label for one
+ * variant (names.transportLabel): a fix to one variant of a transport, e.g. WebTransport's
+ * single carrier, marks that variant's cells alone.
+ */
 function inScope(fix, names) {
-  return SCOPE_KEYS.every((k) => !fix.scope[k] || fix.scope[k].includes(names[k]));
+  return SCOPE_KEYS.every((k) => !fix.scope[k] || fix.scope[k].includes(names[k]) || (k === 'transport' && names.transportLabel !== undefined && fix.scope[k].includes(names.transportLabel)));
 }
 
 /**
@@ -142,7 +147,7 @@ function gitAncestry(repoDir = path.join(__dirname, '..', '..')) {
 function namesFromScenario(scenario) {
   const transportName = new Map((scenario.transports || []).map((t) => (typeof t === 'string' ? [t, t] : [t.label || t.name, t.name])));
   const abrName = new Map((scenario.abrs || []).map((a) => [a.label || a.name, a.name]));
-  return (row) => ({ transport: transportName.get(row.transport) ?? row.transport, abr: row.abr === null ? null : abrName.get(row.abr) ?? row.abr, scenario: scenario.name });
+  return (row) => ({ transport: transportName.get(row.transport) ?? row.transport, transportLabel: row.transport, abr: row.abr === null ? null : abrName.get(row.abr) ?? row.abr, scenario: scenario.name });
 }
 
 module.exports = { loadKnownFixes, markCells, inScope, gitAncestry, namesFromScenario, DEFAULT_FILE };

@@ -7,6 +7,7 @@
 const { WebTransportTransport } = require('../webtransport-transport');
 const bp = require('../bp-option');
 const mode = require('../fdsp-mode-option');
+const pace = require('../pace-option');
 const { carrier, cc, fixedMargin, FIXED_NOTE } = require('../webtransport-options');
 const { describePlan } = require('../webtransport-carriers');
 const fdsp = require('../fdsp-entry-parts');
@@ -25,12 +26,14 @@ module.exports = {
   name: 'webtransport',
   label: 'WebTransport (FDSP over QUIC: reliable stream, unreliable datagrams)',
   ipProtocol: 'udp',
-  options: { bp, mode, carrier, cc, fixedMargin },
+  options: { bp, mode, pace, carrier, cc, fixedMargin },
   create: (url, options, context) => new WebTransportTransport({
-    url, ...options, bufferLevel: context.bufferLevel, stallState: context.stallState, nextSegmentUrl: context.nextSegmentUrl, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
+    url, ...options, paceBps: pace.paceBps(options.pace, context.highestBandwidthBps), bufferLevel: context.bufferLevel, stallState: context.stallState, nextSegmentUrl: context.nextSegmentUrl, highestBandwidthBps: context.highestBandwidthBps, certSha256Hex: context.certSha256Hex,
   }),
+  // paceBps: the datagrams' pace asked of the origin (bits/s, null: unpaced); a split carrier's
+  // fixed-rate session holds fixedRateKbps as well.
   configFields: (t) => ({
-    bp: t.bp, mode: t.mode, carrier: t.plan.carrier, reliableCc: t.plan.reliableCc, unreliableCc: t.plan.unreliableCc, fixedRateKbps: t.plan.fixedRateKbps, carriers: describePlan(t.plan),
+    bp: t.bp, mode: t.mode, paceBps: t.paceBps, carrier: t.plan.carrier, reliableCc: t.plan.reliableCc, unreliableCc: t.plan.unreliableCc, fixedRateKbps: t.plan.fixedRateKbps, carriers: describePlan(t.plan),
   }),
   segmentFields: [...fdsp.segmentFields, 'carrier', 'reliableCc', 'unreliableCc'],
   segmentNote: (s) => `${fdsp.segmentNote(s)}${s.carrier ? ` [${s.carrier}: ${s.reliableCc}/${s.unreliableCc}]` : ''}`,

@@ -1,7 +1,8 @@
 'use strict';
-// bench:datachannel --clean counts each playback's lost chunks and says which were the network's
-// (segments the player waited for in full) and which came after their playout deadline.
-const { addPlayback, emptyRow, cleanLossTable } = require('../../testbed/bench/datachannel-clean-loss');
+// bench:datachannel --clean and bench:quic --clean count each playback's lost chunks and say which
+// were the network's (segments the player waited for in full) and which came after their playout
+// deadline; a row shows the transport options it played with.
+const { addPlayback, emptyRow, cleanLossTable } = require('../../testbed/bench/fdsp-clean-loss');
 
 // A QoE JSON cut to what the bench reads: the transport's totals and the per-segment log.
 function qoe(segments) {
@@ -10,7 +11,7 @@ function qoe(segments) {
 }
 
 test('a lost chunk in a segment waited for in full is the network\'s; one in a segment stopped at its deadline is late', () => {
-  const row = emptyRow('loopback', 1.5);
+  const row = emptyRow('loopback', { pace: 1.5 });
   const p = addPlayback(row, qoe([
     { packets: 1000, unreliableChunks: 900, lostChunks: 3, stoppedAtDeadline: false },
     { packets: 1000, unreliableChunks: 900, lostChunks: 8, stoppedAtDeadline: true },
@@ -22,7 +23,7 @@ test('a lost chunk in a segment waited for in full is the network\'s; one in a s
 });
 
 test('rows add up over playbacks and the table shows both parts', () => {
-  const row = emptyRow('emulated 20 Mbit/s, 50 ms', 'off');
+  const row = emptyRow('emulated 20 Mbit/s, 50 ms', { pace: 'off', window: 'off', receiveBuffer: 'video' });
   addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 0, stoppedAtDeadline: false }]));
   addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 6, stoppedAtDeadline: true }]), 9);
   expect(row).toMatchObject({ playbacks: 2, zeroLoss: 1, lost: 6, network: 0, late: 6, rcvbuf: 9, chunks: 800, worst: 6 });
@@ -33,17 +34,33 @@ test('rows add up over playbacks and the table shows both parts', () => {
 });
 
 test('a row names its receive buffer option and the largest socket buffer Chromium had', () => {
-  const row = emptyRow('loopback', 1.5, 'off', 'video');
+  const row = emptyRow('loopback', { pace: 1.5, window: 'off', receiveBuffer: 'video' });
   row.socketBytes = 2097152;
   addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 0, stoppedAtDeadline: false }]));
   expect(cleanLossTable([row]).split('\n')[2]).toMatch(/\| loopback \| 1\.5 +\| off +\| video +\| 2097152 +\| 1 +\| 1 \/ 1 /);
 });
 
 test('--where picks settings by key in the bench\'s order and names what it does not know', () => {
-  const { pickSettings } = require('../../testbed/bench/datachannel-clean-loss');
+  const { pickSettings } = require('../../testbed/bench/fdsp-clean-loss');
   const problems = [];
   expect(pickSettings('100,loopback', problems).map((s) => s.key)).toEqual(['loopback', '100']);
   expect(problems).toEqual([]);
   expect(pickSettings('loopback,30', problems).map((s) => s.key)).toEqual(['loopback']);
   expect(problems).toEqual(['--where: "30" is not a setting (loopback, 20, 100)']);
+});
+
+test('variants are every combination of the options\' values, in the order given', () => {
+  const { variantsOf } = require('../../testbed/bench/fdsp-clean-loss');
+  expect(variantsOf({ carrier: ['single', 'split'], pace: [1.5, 'off'] })).toEqual([
+    { carrier: 'single', pace: 1.5 }, { carrier: 'single', pace: 'off' }, { carrier: 'split', pace: 1.5 }, { carrier: 'split', pace: 'off' },
+  ]);
+  expect(variantsOf({})).toEqual([{}]);
+});
+
+test('a WebTransport row has a column per option it set: carrier and pace', () => {
+  const row = emptyRow('emulated 100 Mbit/s, 50 ms', { carrier: 'single', pace: 1.5 });
+  addPlayback(row, qoe([{ packets: 500, unreliableChunks: 400, lostChunks: 0, stoppedAtDeadline: false }]));
+  const table = cleanLossTable([row]).split('\n');
+  expect(table[0]).toMatch(/^\| setting +\| carrier \| pace \| largest socket rb \(bytes\) \|/);
+  expect(table[2]).toMatch(/^\| emulated 100 Mbit\/s, 50 ms \| single +\| 1\.5 +\| \? +\| 1 +\| 1 \/ 1 /);
 });

@@ -1,9 +1,10 @@
 'use strict';
-// bench:datachannel --clean N: does the DataChannel (FDSP) lose anything on a clean link, as a
-// user meets it? N playbacks of the sample in Chromium per setting (plain loopback; the emulator
-// at 20 and at 100 Mbit/s, 50 ms RTT, no random loss) and per pace of the unreliable channel (the
-// default and off), one at a time, counting each playback's lost unreliable chunks. A benchmark,
-// not a test: the figures go in the README, the machine's noise with them.
+// bench:datachannel --clean N and bench:quic --clean N: does an FDSP carrier (the DataChannel,
+// WebTransport) lose anything on a clean link, as a user meets it? N playbacks of the sample in
+// Chromium per setting (plain loopback; the emulator at 20 and at 100 Mbit/s, 50 ms RTT, no
+// random loss) and per variant of the transport's options (e.g. pace 1.5 and off), one at a
+// time, counting each playback's lost unreliable chunks. A benchmark, not a test: the figures go
+// in the README, the machine's noise with them.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -14,7 +15,9 @@ const { runPlayback } = require('../run-playback');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { readNamespace } = require('../netem/endpoint-drops');
 const { watchLargestReceiveBuffer } = require('../chromium-udp-sockets');
-const receiveBufferOption = require('../../player/transports/receive-buffer-option');
+
+// Column titles of the transport options a variant may set (others are shown by their name).
+const OPTION_TITLES = { pace: 'pace', window: 'window KiB', receiveBuffer: 'receive buffer', carrier: 'carrier' };
 
 // Datagrams the kernel dropped for a full UDP receive buffer in the client's namespace (on
 // loopback: the host's, shared with everything else running): Chromium's socket, if it fell behind.
@@ -34,11 +37,15 @@ function pickSettings(list, problems) {
   return SETTINGS.filter((s) => keys.includes(s.key));
 }
 
-/** Where the origin runs for one setting: loopback, or the server namespace of a clean emulated link. */
-async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
+/**
+ * Where the origin runs for one setting: loopback, or the server namespace of a clean emulated
+ * link. `quic`: the loopback origin starts its QUIC server too, and the playback gets its
+ * address and certificate (the namespace origin always runs it).
+ */
+async function originFor(setting, { contentDir, dataDir, webrtcStack, quic }) {
   if (setting.rateMbps === null) {
-    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir, dataDir, webrtcStack, log: () => {} });
-    return { pageBase: origin.urls.http11, netns: null, originInfo: null, close: () => origin.close() };
+    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, ...(quic ? { h3Port: 0 } : {}), contentDir, dataDir, webrtcStack, log: () => {} });
+    return { pageBase: origin.urls.http11, netns: null, originInfo: quic ? origin : null, close: () => origin.close() };
   }
   const rate = setting.rateMbps * 1e6;
   // Twice the BDP plus room: a queue that a TCP flow fills without loss in steady state.
@@ -63,27 +70,37 @@ async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
 }
 
 /**
+ * Every combination of the options' values, in order: {pace: [1.5, 'off'], carrier: ['single']}
+ * gives [{pace: 1.5, carrier: 'single'}, {pace: 'off', carrier: 'single'}].
+ * @param {Object<string, Array>} values
+ * @returns {object[]}
+ */
+function variantsOf(values) {
+  return Object.entries(values).reduce((acc, [key, list]) => acc.flatMap((v) => list.map((x) => ({ ...v, [key]: x }))), [{}]);
+}
+
+/**
  * @param {object} o
- * @param {number} o.playbacks   per setting and pace
- * @param {string} o.contentDir  holds the sample
- * @param {number} [o.stopAt]    seconds of each playback (default 30)
- * @param {Array<number|string>} [o.paces]  default: [1.5, 'off']
- * @param {Array<number|string>} [o.windows]  the player's receive window (KiB or 'off'; default ['off'])
- * @param {string[]} [o.receiveBuffers]  the transport option receiveBuffer (default: its default alone)
+ * @param {string} [o.transport]  'datachannel' (default) or 'webtransport'
+ * @param {object[]} o.variants   the transport options of each row, e.g. [{pace: 1.5}, {pace: 'off'}]
+ *   (variantsOf); every variant names the same options
+ * @param {number} o.playbacks    per setting and variant
+ * @param {string} o.contentDir   holds the sample
+ * @param {number} [o.stopAt]     seconds of each playback (default 30)
  * @param {(line: string) => void} [o.log]  progress
  * @param {string} [o.webrtcStack]  the origin's WebRTC stack
- * @returns {Promise<object[]>} one row per setting and pace
+ * @returns {Promise<object[]>} one row per setting and variant
  */
-async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5, 'off'], windows = ['off'], receiveBuffers = [receiveBufferOption.default], settings = SETTINGS, webrtcStack, log = () => {} }) {
+async function cleanLinkLoss({ transport = 'datachannel', variants, playbacks, contentDir, stopAt = 30, settings = SETTINGS, webrtcStack, log = () => {} }) {
   const rows = [];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-clean-'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fdsp-clean-'));
   try {
     for (const setting of settings) {
-      const where = await originFor(setting, { contentDir, dataDir, webrtcStack });
+      const where = await originFor(setting, { contentDir, dataDir, webrtcStack, quic: transport === 'webtransport' });
       try {
-        for (const [pace, win, receiveBuffer] of paces.flatMap((p) => windows.flatMap((w) => receiveBuffers.map((b) => [p, w, b])))) {
-          const row = emptyRow(setting.name, pace, win, receiveBuffer);
-          const label = `${setting.name}, pace ${pace}${win === 'off' ? '' : `, window ${win} KiB`}${receiveBuffer === receiveBufferOption.default ? '' : `, receive buffer ${receiveBuffer}`}`;
+        for (const options of variants) {
+          const row = emptyRow(setting.name, options);
+          const label = `${setting.name}, ${Object.entries(options).map(([k, v]) => `${k} ${v}`).join(', ')}`;
           for (let i = 1; i <= playbacks; i++) {
             try {
               const dropsBefore = rcvbufErrors(where.netns);
@@ -93,7 +110,7 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
               try {
                 ({ qoe } = await runPlayback({
                   pageBase: where.pageBase, netns: where.netns, originInfo: where.originInfo, timeoutMs: (stopAt + 90) * 1000, onPlaying: socketWatch.onPlaying,
-                  config: { content: 'sample', transport: 'datachannel', abr: 'bba2', stopAt, bp: 100, pace, window: win, receiveBuffer },
+                  config: { content: 'sample', transport, abr: 'bba2', stopAt, bp: 100, ...options },
                 }));
               } finally {
                 socket = await socketWatch.stop();
@@ -118,7 +135,8 @@ async function cleanLinkLoss({ playbacks, contentDir, stopAt = 30, paces = [1.5,
   return rows;
 }
 
-const emptyRow = (setting, pace, win = 'off', receiveBuffer = receiveBufferOption.default) => ({ setting, pace: String(pace), window: String(win), receiveBuffer, socketBytes: null, playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
+/** A row before its playbacks: the setting's name and the variant's options (shown as given). */
+const emptyRow = (setting, options) => ({ setting, options: Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])), socketBytes: null, playbacks: 0, zeroLoss: 0, lost: 0, network: 0, late: 0, rcvbuf: 0, chunks: 0, worst: 0, failed: 0 });
 
 /**
  * Counts one playback into its row. A lost chunk either never arrived in a segment the player
@@ -145,13 +163,14 @@ function addPlayback(row, qoe, rcvbuf = 0) {
   return p;
 }
 
-/** The rows as a Markdown table. */
+/** The rows as a Markdown table: one column per option the variants set. */
 function cleanLossTable(rows) {
-  const header = ['setting', 'pace', 'window KiB', 'receive buffer', 'largest socket rb (bytes)', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
-  const lines = rows.map((r) => [r.setting, r.pace, r.window ?? 'off', r.receiveBuffer, r.socketBytes ? String(r.socketBytes) : '?', String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
+  const keys = rows.length ? Object.keys(rows[0].options) : [];
+  const header = ['setting', ...keys.map((k) => OPTION_TITLES[k] || k), 'largest socket rb (bytes)', 'playbacks', 'with no chunk lost', 'chunks lost', 'of which network', 'of which past deadline', 'receive-buffer drops', 'worst playback', 'failed'];
+  const lines = rows.map((r) => [r.setting, ...keys.map((k) => r.options[k] ?? '-'), r.socketBytes ? String(r.socketBytes) : '?', String(r.playbacks), `${r.zeroLoss} / ${r.playbacks}`, `${r.lost} / ${r.chunks}${r.chunks ? ` (${((100 * r.lost) / r.chunks).toFixed(3)} %)` : ''}`, String(r.network), String(r.late), String(r.rcvbuf), String(r.worst), String(r.failed)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`;
 }
 
-module.exports = { cleanLinkLoss, cleanLossTable, addPlayback, emptyRow, pickSettings, SETTINGS };
+module.exports = { cleanLinkLoss, cleanLossTable, addPlayback, emptyRow, variantsOf, pickSettings, SETTINGS };
