@@ -39,13 +39,14 @@ function pickSettings(list, problems) {
 
 /**
  * Where the origin runs for one setting: loopback, or the server namespace of a clean emulated
- * link. `quic`: the loopback origin starts its QUIC server too, and the playback gets its
- * address and certificate (the namespace origin always runs it).
+ * link. Every listener on a port of its own (a user's `npm run origin` may hold the defaults);
+ * the playback gets the origin's addresses and certificate, from which the transport registry
+ * gives Chromium the flags its transport needs (none for the DataChannel).
  */
-async function originFor(setting, { contentDir, dataDir, webrtcStack, quic }) {
+async function originFor(setting, { contentDir, dataDir, webrtcStack }) {
   if (setting.rateMbps === null) {
-    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, ...(quic ? { h3Port: 0 } : {}), contentDir, dataDir, webrtcStack, log: () => {} });
-    return { pageBase: origin.urls.http11, netns: null, originInfo: quic ? origin : null, close: () => origin.close() };
+    const origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, h3Port: 0, contentDir, dataDir, webrtcStack, log: () => {} });
+    return { pageBase: origin.urls.http11, netns: null, originInfo: origin, close: () => origin.close() };
   }
   const rate = setting.rateMbps * 1e6;
   // Twice the BDP plus room: a queue that a TCP flow fills without loss in steady state.
@@ -96,7 +97,7 @@ async function cleanLinkLoss({ transport = 'datachannel', variants, playbacks, c
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fdsp-clean-'));
   try {
     for (const setting of settings) {
-      const where = await originFor(setting, { contentDir, dataDir, webrtcStack, quic: transport === 'webtransport' });
+      const where = await originFor(setting, { contentDir, dataDir, webrtcStack });
       try {
         for (const options of variants) {
           const row = emptyRow(setting.name, options);
