@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { mptcpizeArgv } = require('./netem/mptcp');
+const { makeLabTempDir } = require('../shared/lab-temp-dir');
 
 const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
 
@@ -142,10 +143,14 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
   // Multipath TCP: mptcpize's LD_PRELOAD reaches every process Chromium starts, its network
   // service included, and mptcpize execs too, so $! stays Chromium's PID.
   const launcher = mptcp ? mptcpizeArgv([chromiumExecutable()]) : [chromiumExecutable()];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-ns-'));
+  const dir = makeLabTempDir('chromium-ns');
   const wrapper = path.join(dir, 'chromium-in-namespace');
   const pidFile = path.join(dir, 'pid');
   const statusFile = path.join(dir, 'status');
+  // Chromium's TMPDIR (its singleton socket's directory, org.chromium.Chromium.*, which only a
+  // clean browser shutdown removes) inside ours, so it goes when ours does.
+  const tmpDir = path.join(dir, 'tmp');
+  fs.mkdirSync(tmpDir);
   // `ip netns exec` and Debian's /usr/bin/chromium both exec, so $! is Chromium's own PID.
   // The wrapper closes its copies of the pipe (fds 3 and 4) so that Chromium's death closes
   // it at once; the status file appears whole (mv) once Chromium has been reaped.
@@ -164,6 +169,7 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
   let browser;
   try {
     browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...BASE_ARGS.filter((a) => a !== '--headless=new'), ...args], timeout: 60000,
+      env: { ...process.env, TMPDIR: tmpDir },
       // Playwright's own Ctrl-C handler kills the browser and exits the process at once; a
       // caller with its own handler (the QoE runner) needs to clean up and report first.
       handleSIGINT: handleSignals, handleSIGTERM: handleSignals, handleSIGHUP: handleSignals });
@@ -214,7 +220,7 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
   const { chromium } = require('playwright-core');
   installExitHooks();
   const exe = chromiumExecutable();
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-chromium-'));
+  const userDataDir = makeLabTempDir('chromium');
   // Chromium's singleton socket goes into a directory under TMPDIR that only a clean browser
   // shutdown removes; ended by signal, it left one org.chromium.Chromium.* in /tmp per launch.
   // Under the profile directory, it goes when the profile does.

@@ -10,6 +10,7 @@ const { createH3Backend } = require('./h3-backend');
 const { createBridgeServer } = require('../webtransport/bridge-server');
 const { spawnQuicOrigin, QUIC_ORIGIN_BINARY } = require('./quic-process');
 const { isAlive } = require('../content/ensure-content');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONGESTION_CONTROLS = ['cubic', 'newreno', 'bbr', 'fixed'];
 
@@ -54,7 +55,7 @@ async function startQuicListener(ctx) {
     return { unavailable: `the QUIC server is not built (${path.relative(process.cwd(), QUIC_ORIGIN_BINARY) || QUIC_ORIGIN_BINARY} is missing; \`npm run setup\` builds it with Rust's cargo)` };
   }
   removeStaleSocketDirs();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lab-quic-${process.pid}-`));
+  const dir = makeLabTempDir('quic');
   let port = null;
   const backend = createH3Backend({ router: ctx.router, log: ctx.log, listener: ctx.name, port: () => port });
   const sockets = new Set();

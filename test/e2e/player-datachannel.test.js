@@ -4,12 +4,12 @@
 // accounted per channel, the QoE JSON carries the FDSP stats, and the origin logged the
 // requests as DataChannel ones with the BP in force.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runPlayback } = require('../../testbed/run-playback');
 const { watchLargestReceiveBuffer } = require('../../testbed/chromium-udp-sockets');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONTENT_DIR = path.join(__dirname, '..', '..', 'content');
 let origin;
@@ -18,7 +18,7 @@ const logged = [];
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: CONTENT_DIR });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-e2e-'));
+  dataDir = makeLabTempDir('dc-e2e');
   origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT_DIR, dataDir, log: (e) => logged.push(e) });
 }, 300000);
 afterAll(async () => {

@@ -9,12 +9,12 @@
 // (reliable part on a cubic connection, datagrams at a fixed rate: the paper's TCP + UDP).
 // Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createEmulatedLink } = require('../../testbed/netem/namespace-link');
 const { startOriginInNamespace } = require('../../testbed/runner/origin-in-namespace');
 const { runPlayback } = require('../../testbed/run-playback');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const isRoot = process.getuid() === 0;
 const testAsRoot = isRoot ? test : test.skip;
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 testAsRoot('FDSP hands fragments over at their deadlines and starts before HTTP/1.1 on a 100 ms link', async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fdsp-playout-'));
+  tmp = makeLabTempDir('fdsp-playout');
   const contentDir = path.join(tmp, 'content');
   await ensureContent({
     preset: 'sample', name: CONTENT, contentDir, durationSeconds: 20,

@@ -3,11 +3,11 @@
 // broadcast" ticked and a target latency plays the sample live in Chromium, and the QoE table
 // shows the latency; an FDSP carrier with live is refused with the reason on the page.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { launchChromium } = require('../../testbed/chromium');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 let origin;
@@ -16,7 +16,7 @@ const requests = [];
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-live-e2e-'));
+  dataDir = makeLabTempDir('live-e2e');
   origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: path.join(REPO, 'content'), dataDir, log: (e) => requests.push(e) });
 }, 300000);
 

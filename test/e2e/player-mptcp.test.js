@@ -4,7 +4,6 @@
 // for both paths (testbed/netem/mptcp.js). The connections are MP_CAPABLE, grow a subflow on
 // path 1 (MP_JOIN), and both paths carry media. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createEmulatedLink } = require('../../testbed/netem/namespace-link');
 const { enableMptcp, mptcpCounters } = require('../../testbed/netem/mptcp');
@@ -12,6 +11,7 @@ const { tcpSockets, byPath } = require('../../testbed/netem/tcp-subflows');
 const { startOriginInNamespace } = require('../../testbed/runner/origin-in-namespace');
 const { runPlayback } = require('../../testbed/run-playback');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 testAsRoot('the sample plays over MPTCP in Chromium, its media on both paths', async () => {
   await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-mptcp-'));
+  tmp = makeLabTempDir('mptcp');
   link = await createEmulatedLink({ index: 215, ...PATH(10), extraPaths: [PATH(20)] });
   enableMptcp(link);
   origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir: path.join(REPO, 'content'), dataDir: path.join(tmp, 'data'), logFile: path.join(tmp, 'requests.ndjson'), mptcp: true });

@@ -4,12 +4,12 @@
 // n_c persistent connections on the HTTP/1.1 pool, one per stream on a port of its own; the
 // options from the page URL reach the transport (n_c, l_d, t_gap).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runPlayback } = require('../../testbed/run-playback');
 const { fnv1a32 } = require('../../player/qoe/fnv1a32');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONTENT_DIR = path.join(__dirname, '..', '..', 'content');
 const fileOf = (seg) => path.join(CONTENT_DIR, 'sample', `chunk-${seg.representationId}-${String(seg.index).padStart(5, '0')}.m4s`);
@@ -20,7 +20,7 @@ const requests = [];
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: CONTENT_DIR });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-e2e-parallel-'));
+  dataDir = makeLabTempDir('e2e-parallel');
   origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, h3Port: 0, contentDir: CONTENT_DIR, dataDir, log: (e) => requests.push(e) });
 }, 300000);
 

@@ -6,13 +6,13 @@
 // Chromium gets its flags from the transport registry for this origin (runPlayback's
 // originInfo: forced QUIC and the pinned certificate for h3).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { fnv1a32 } = require('../../player/qoe/fnv1a32');
 const { runPlayback } = require('../../testbed/run-playback');
 const { parseUdpCounters } = require('../../testbed/netem/endpoint-drops');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONTENT_DIR = path.join(__dirname, '..', '..', 'content');
 const fileDigest = (seg) => fnv1a32(fs.readFileSync(path.join(CONTENT_DIR, 'sample', `chunk-${seg.representationId}-${String(seg.index).padStart(5, '0')}.m4s`)));
@@ -22,7 +22,7 @@ const logged = [];
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: CONTENT_DIR });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-quic-e2e-'));
+  dataDir = makeLabTempDir('quic-e2e');
   origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, h3Port: 0, contentDir: CONTENT_DIR, dataDir, log: (e) => logged.push(e) });
 }, 300000);
 afterAll(async () => {

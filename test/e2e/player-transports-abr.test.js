@@ -3,12 +3,12 @@
 // HTTP/1.0-style and HTTP/2 are also exercised cross-origin): the protocol is the one asked
 // for, every QoE metric is there and sane, a scripted seek yields a seek wait.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { readSegmentIndex } = require('../../origin/content/segment-index');
 const { runPlayback } = require('../../testbed/run-playback');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CONTENT_DIR = path.join(REPO, 'content');
@@ -21,7 +21,7 @@ const requests = [];
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: CONTENT_DIR });
   ladder = readSegmentIndex(path.join(CONTENT_DIR, 'sample')).representations.map((r) => r.bandwidth);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-e2e-abr-'));
+  dataDir = makeLabTempDir('e2e-abr');
   origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT_DIR, dataDir, log: (e) => requests.push(e) });
 }, 300000);
 

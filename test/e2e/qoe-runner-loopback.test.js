@@ -3,10 +3,10 @@
 // Chromium recorded with the report saying there was no emulation, and a playback that fails
 // (its time limit is too short) recorded with its error while the run goes on.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runQoeCli } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 let tmp;
@@ -21,7 +21,7 @@ function scenario(name, extra) {
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-qoe-loop-'));
+  tmp = makeLabTempDir('qoe-loop');
 }, 300000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

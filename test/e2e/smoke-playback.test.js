@@ -2,11 +2,11 @@
 // The real thing end to end: the `sample` preset (built as `npm run origin` builds it), the
 // origin on its three listeners, stock dash.js on the player page in Debian's Chromium.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { launchChromium } = require('../../testbed/chromium');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CONTENT_DIR = path.join(REPO, 'content');
@@ -18,7 +18,7 @@ const requests = [];
 beforeAll(async () => {
   // First run on a fresh machine encodes the whole sample (about a minute on 2 cores).
   await ensureContent({ preset: 'sample', contentDir: CONTENT_DIR });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-e2e-'));
+  dataDir = makeLabTempDir('e2e');
   origin = await startOrigin({
     http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT_DIR, dataDir, log: (entry) => requests.push(entry),
   });

@@ -3,16 +3,16 @@
 // near the link rate less the headers, the drops counted, the table printed. Needs root, which
 // CI has; without it only the refusal is checked.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO, 'testbed', 'cli', 'calibrate.js');
 const isRoot = process.getuid && process.getuid() === 0;
 let tmp;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-calibrate-'));
+  tmp = makeLabTempDir('calibrate');
   fs.writeFileSync(path.join(tmp, 'cal.yaml'), [
     'content: sample', 'durationSeconds: 10', 'transports: [http11]', 'abrs: [basic]', 'profiles:',
     '  fast: { rttMs: 40, rateMbps: 8, queueMs: 80 }', '  lossy: { rttMs: 40, rateMbps: 8, lossPercent: 1 }', '  traced: { rttMs: 40, rate: { square: { lowMbps: 1, highMbps: 2, periodSeconds: 4 } } }',

@@ -1,11 +1,11 @@
 'use strict';
 // Builds small real content with ffmpeg through the same code path as `npm run content`.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { ensureContent, listContent } = require('../../origin/content/ensure-content');
 const { readSegmentIndex } = require('../../origin/content/segment-index');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const SMALL_LADDER = [
   { bitrateKbps: 300, width: 384, height: 216 },
@@ -14,7 +14,7 @@ const SMALL_LADDER = [
 
 let dir;
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-content-'));
+  dir = makeLabTempDir('content');
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -14,11 +14,11 @@
 // fix, so this test counts them in the origin's stderr (the origin runs in its own process, as
 // bench:load runs it) and wants none, while GOAWAY(ENHANCE_YOUR_CALM) still arrives.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { startOriginProcess } = require('../../testbed/origin-process');
 const { runRapidReset } = require('../../testbed/bench/load/rapid-reset');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const ENHANCE_YOUR_CALM = 11;
 const REFUSAL = 'sending rst_stream with code 7';
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 test('a rapid-reset client is sent away (ENHANCE_YOUR_CALM) without node refusing its streams re-entrantly', async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-h2-reset-'));
+  tmp = makeLabTempDir('h2-reset');
   const contentDir = path.join(tmp, 'content');
   fs.mkdirSync(path.join(contentDir, 'demo'), { recursive: true });
   fs.writeFileSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'), crypto.randomBytes(1024 * 1024));

@@ -5,19 +5,19 @@
 // is not one. The parallel transport fetches a range of it as 20480-byte chunks.
 const http = require('node:http');
 const http2 = require('node:http2');
-const os = require('node:os');
 const fs = require('node:fs');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { expectedBytes, MAX_BYTES, PATTERN_BYTES } = require('../../origin/byte-source');
 const { ParallelTransport } = require('../../player/transports/parallel-transport');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let origin;
 let tmp;
 const logged = [];
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bytes-'));
+  tmp = makeLabTempDir('bytes');
   fs.mkdirSync(path.join(tmp, 'content'));
   origin = await startOrigin({
     host: '127.0.0.1', http11Port: 0, http10Port: 0, h2Port: 0, h3Port: 0, contentDir: path.join(tmp, 'content'), dataDir: path.join(tmp, 'data'), log: (e) => logged.push(e),

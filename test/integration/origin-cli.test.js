@@ -1,17 +1,17 @@
 'use strict';
 // `npm run origin` as a user runs it: a child process, its printed URLs, Ctrl-C.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const http2 = require('node:http2');
 const dgram = require('node:dgram');
 const { spawn, spawnSync } = require('node:child_process');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CLI = path.join(__dirname, '..', '..', 'origin', 'cli.js');
 let tmp;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-'));
+  tmp = makeLabTempDir('cli');
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -3,13 +3,13 @@
 // split by BP as the HEAD announces it, byte-exact reassembly, errors as ERROR frames, hostile
 // signaling and frames answered without taking the origin down, session limits.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const WebSocket = require('ws');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { connectFdsp } = require('../../testbed/datachannel/node-fdsp-client');
 const { splitSegment } = require('../../shared/fdsp/split-segment');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONTENT = path.join(__dirname, '..', '..', 'content');
 let origin;
@@ -18,7 +18,7 @@ const logged = [];
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: CONTENT });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-'));
+  dataDir = makeLabTempDir('dc');
   origin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT, dataDir, log: (e) => logged.push(e) });
 }, 300000);
 afterAll(async () => {
@@ -248,7 +248,7 @@ describe('with the @roamhq/wrtc stack', () => {
   let wrtcData;
   const wrtcLogged = [];
   beforeAll(async () => {
-    wrtcData = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dc-wrtc-'));
+    wrtcData = makeLabTempDir('dc-wrtc');
     wrtcOrigin = await startOrigin({ http11Port: 0, http10Port: 0, h2Port: 0, contentDir: CONTENT, dataDir: wrtcData, webrtcStack: 'wrtc', log: (e) => wrtcLogged.push(e) });
   }, 60000);
   afterAll(async () => {

@@ -5,12 +5,12 @@
 // session (stream + datagrams) byte-exact; garbage on the session ends that session only; the
 // QUIC process ends with the origin.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { launchChromium } = require('../../testbed/chromium');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONTENT = path.join(__dirname, '..', '..', 'content');
 const SECRET = 'outside-the-root-secret';
@@ -32,7 +32,7 @@ const alive = (pid) => {
 
 beforeAll(async () => {
   await ensureContent({ preset: 'sample', contentDir: CONTENT });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-h3-'));
+  tmp = makeLabTempDir('h3');
   // A secret beside the content root, and a link to it inside: neither may be served.
   fs.writeFileSync(path.join(tmp, 'secret.txt'), SECRET);
   const playerDir = path.join(tmp, 'player');

@@ -2,7 +2,6 @@
 // Defects a hostile probe of the origin found, each reproduced as the probe did it, on
 // loopback: every test here failed before its fix (each says how it failed).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const crypto = require('node:crypto');
@@ -11,6 +10,7 @@ const { startOrigin } = require('../../origin/start-origin');
 const { createHttp1Server } = require('../../origin/listeners/http1-app');
 const { createRequestLog } = require('../../origin/request-log');
 const { LINGER_MS } = require('../../origin/answer-and-drop');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let tmp;
 let contentDir;
@@ -21,7 +21,7 @@ const SECRET = 'outside-the-content-root';
 const SEGMENT = crypto.randomBytes(32 * 1024 * 1024);
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-hardening-'));
+  tmp = makeLabTempDir('hardening');
   contentDir = path.join(tmp, 'content');
   fs.mkdirSync(path.join(contentDir, 'demo'), { recursive: true });
   fs.writeFileSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'), SEGMENT);

@@ -3,10 +3,10 @@
 // what `npm run qoe` and `npm run lab` use): its URLs come from its JSON ready line, not from a
 // port written into the testbed, and they are the ones it serves on. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createEmulatedLink } = require('../../testbed/netem/namespace-link');
 const { startOriginInNamespace } = require('../../testbed/runner/origin-in-namespace');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -19,7 +19,7 @@ describeAsRoot('the origin in a namespace', () => {
   let link = null;
   let origin = null;
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-origin-ns-'));
+    tmp = makeLabTempDir('origin-ns');
     // The client end in this process's namespace: the test reaches the origin through the emulator.
     link = await createEmulatedLink({ index: LINK_INDEX, clientInHost: true });
     origin = await startOriginInNamespace({

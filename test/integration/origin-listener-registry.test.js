@@ -3,11 +3,11 @@
 // with no other edit, gets its port option and --help line, is served, printed, and published in
 // the ready line and /api/info. And the upgrade endpoints ride on every HTTP/1.x listener.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
 const WebSocket = require('ws');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CLI = path.join(__dirname, '..', '..', 'origin', 'cli.js');
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'throwaway-listener.js');
@@ -15,7 +15,7 @@ const ALL_PORTS_FREE = ['--http11-port', '0', '--http10-port', '0', '--h2-port',
 
 let tmp;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-listeners-'));
+  tmp = makeLabTempDir('listeners');
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -5,11 +5,11 @@
 // past that check, and bad live paths are refused with a clear message. The same route serves
 // HTTP/3 (the QUIC server forwards to it); test/integration/qoe-live-switch.test.js plays it.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
 const http2 = require('node:http2');
 const { startOrigin } = require('../../origin/start-origin');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let tmp;
 let origin;
@@ -19,7 +19,7 @@ const segmentBytes = (n) => Buffer.alloc(1000 + n, n);
 const STATIC_MPD = '<?xml version="1.0" encoding="utf-8"?>\n<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" mediaPresentationDuration="PT10.0S" minBufferTime="PT4.0S">\n\t<Period id="0" start="PT0.0S">\n\t</Period>\n</MPD>\n';
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-live-'));
+  tmp = makeLabTempDir('live');
   const demo = path.join(tmp, 'content', 'demo');
   fs.mkdirSync(demo, { recursive: true });
   const segments = [];

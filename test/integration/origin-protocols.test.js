@@ -3,7 +3,6 @@
 // node:http2 (h2 over TLS) and raw node:net / node:tls sockets for requests a client library
 // would refuse or normalise.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
 const http2 = require('node:http2');
@@ -13,6 +12,7 @@ const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureCertificate } = require('../../origin/tls-certificate');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let tmp;
 let contentDir;
@@ -24,7 +24,7 @@ const SECRET = 'outside-the-root-secret';
 const PLAYER_HTML = '<!doctype html><title>player</title><script src="player.js"></script>';
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-origin-'));
+  tmp = makeLabTempDir('origin');
   contentDir = path.join(tmp, 'content');
   const demo = path.join(contentDir, 'demo');
   fs.mkdirSync(demo, { recursive: true });

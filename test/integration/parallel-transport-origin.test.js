@@ -8,11 +8,11 @@
 // finish, received to the end and discarded, no connection closed). Chromium playing it is
 // test/e2e/player-parallel.test.js.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { ParallelTransport } = require('../../player/transports/parallel-transport');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const CONTENT = path.join(__dirname, '..', '..', 'content');
 const HOLD_MS = 8000;
@@ -65,7 +65,7 @@ beforeAll(async () => {
   files = fs.readdirSync(path.join(CONTENT, 'sample')).filter((f) => /^chunk-1-\d+\.m4s$/.test(f))
     .map((f) => ({ f, size: fs.statSync(path.join(CONTENT, 'sample', f)).size }))
     .sort((a, b) => b.size - a.size || a.f.localeCompare(b.f));
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-parallel-'));
+  tmp = makeLabTempDir('parallel');
   origin = await startOrigin({
     http11Port: 0, http10Port: 0, h2Port: 0, h3Port: 0, contentDir: CONTENT, dataDir: path.join(tmp, 'data'), log: (e) => logged.push(e),
     // The test hook: the second-largest segment's third chunk is held the first time it is asked for.

@@ -4,10 +4,10 @@
 // The old TCP connections must die, HTTP/1.1 and HTTP/2 must reconnect from the new address,
 // the new network's rate must apply, and playback must go on to the end. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runScenarioByTransport } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -20,7 +20,7 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
   const logs = {};
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-switch-'));
+    tmp = makeLabTempDir('switch');
     const got = await runScenarioByTransport('scenarios/switch-smoke', path.join(tmp, 'run'), ['--no-report']);
     Object.assign(rec, got.records);
     Object.assign(logs, got.logs);

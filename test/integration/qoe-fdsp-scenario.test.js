@@ -6,12 +6,12 @@
 // byte the file HTTP/1.1 serves; at 2 % loss BP 0 loses media and keeps playing, and BP 100
 // exposes fewer packets to the loss than BP 0. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { fnv1a32 } = require('../../player/qoe/fnv1a32');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { runQoeCli } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CONTENT = path.join(REPO, 'content', 'sample');
@@ -31,7 +31,7 @@ describeAsRoot('npm run qoe -- scenarios/fdsp-smoke', () => {
   const rec = {};
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fdsp-'));
+    tmp = makeLabTempDir('fdsp');
     const r = await runQoeCli(['scenarios/fdsp-smoke', '--out', path.join(tmp, 'run'), '--no-report']);
     if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
     const dir = path.join(tmp, 'run', 'playbacks');

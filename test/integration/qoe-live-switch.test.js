@@ -6,10 +6,10 @@
 // (HTTP/1.1 and HTTP/3) and play on, and its live latency must grow by the time it stalled (no
 // catch-up). Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runScenarioByTransport } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -23,7 +23,7 @@ describeAsRoot('npm run qoe -- scenarios/live-switch-smoke', () => {
   const logs = {};
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-live-switch-'));
+    tmp = makeLabTempDir('live-switch');
     run = path.join(tmp, 'run');
     const got = await runScenarioByTransport('scenarios/live-switch-smoke', run);
     Object.assign(rec, got.records);

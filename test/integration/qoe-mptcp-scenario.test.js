@@ -5,10 +5,10 @@
 // the player gets more than over one. Real Chromium, real kernel MPTCP, real packets through
 // the emulator. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runScenarioByTransport } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -21,7 +21,7 @@ describeAsRoot('npm run qoe -- scenarios/mptcp-smoke', () => {
   const rec = {};
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-mptcp-run-'));
+    tmp = makeLabTempDir('mptcp-run');
     run = path.join(tmp, 'run');
     Object.assign(rec, (await runScenarioByTransport('scenarios/mptcp-smoke', run, [], (x) => x.id)).records);
     for (const x of Object.values(rec)) {

@@ -6,11 +6,11 @@
 // namespace address, the pinned certificate, the page's origin treated as secure): without
 // them HTTP/3 is refused and WebTransport does not exist on the page. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { fnv1a32 } = require('../../player/qoe/fnv1a32');
 const { runQoeCli } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CONTENT = path.join(REPO, 'content', 'sample');
@@ -25,7 +25,7 @@ describeAsRoot('npm run qoe -- scenarios/quic-smoke', () => {
   const rec = {};
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-quic-'));
+    tmp = makeLabTempDir('quic');
     const r = await runQoeCli(['scenarios/quic-smoke', '--out', path.join(tmp, 'run')]);
     if (r.code !== 0) throw new Error(`qoe exited ${r.code}:\n${r.err.slice(-3000)}`);
     const dir = path.join(tmp, 'run', 'playbacks');

@@ -5,11 +5,11 @@
 // that names what died, with none of its processes left, and the run must go on to the next
 // playback; `--resume` then runs exactly those two again, to ok. Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runQoeCli } = require('../support/qoe-cli');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -64,7 +64,7 @@ describeAsRoot('npm run qoe with the origin and Chromium killed mid-playback', (
 
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-faults-'));
+    tmp = makeLabTempDir('faults');
     scenarioFile = path.join(tmp, `${NAME}.yaml`);
     fs.writeFileSync(scenarioFile, SCENARIO);
     startedMs = Date.now();

@@ -5,12 +5,12 @@
 // throughput; the run is interrupted once (Ctrl-C) and resumed; the report is written.
 // Needs root (CI has it).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runQoeCli } = require('../support/qoe-cli');
 const { launchChromium } = require('../../testbed/chromium');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const isRoot = process.getuid() === 0;
@@ -24,7 +24,7 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
   const before = [];
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
-    runDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-qoe-')), 'run');
+    runDir = path.join(makeLabTempDir('qoe'), 'run');
     before.push(...labNamespaces());
   }, 300000);
   afterAll(() => {

@@ -3,15 +3,15 @@
 // `-bsf:v trace_headers` prints every header field of every NAL unit with its bit position.
 // Content is encoded here, High/CABAC (as the presets) and Baseline/CAVLC.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { writeSegmentIndex } = require('../../origin/content/segment-index');
 const { parseInitSegment, parseMediaSegment } = require('../../origin/content/media/mp4-boxes');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let tmp;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-index-'));
+  tmp = makeLabTempDir('index');
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

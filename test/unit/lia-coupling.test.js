@@ -4,9 +4,9 @@
 // the kernel's additive increase gives min(alpha / cwnd_total, 1 / cwnd_i) per segment ACKed.
 // Skipped with the reason where no C compiler is installed (npm run setup installs gcc).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let cc = null;
 try {
@@ -31,7 +31,7 @@ let binary = null;
 let dir = null;
 beforeAll(() => {
   if (!cc) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-lia-'));
+  dir = makeLabTempDir('lia');
   binary = path.join(dir, 'lia-coupling');
   execFileSync(cc, ['-O2', '-Wall', '-Werror', '-o', binary, path.join(__dirname, '../fixtures/lia-coupling-main.c')]);
 });

@@ -2,12 +2,12 @@
 // The origin's in-memory copy of served files, on real files: a copy is used only while the
 // file on disk is the one it was read from.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { FileCache } = require('../../origin/file-cache');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 let dir;
-beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-file-cache-')); });
+beforeEach(() => { dir = makeLabTempDir('file-cache'); });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function write(name, bytes, mtime) {

@@ -3,13 +3,13 @@
 // its QUIC listener's socket directory; the next origin removes those of dead origins and
 // leaves live ones (and anything else) alone.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { removeStaleSocketDirs } = require('../../origin/listeners/quic-listener');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 test('socket directories of dead origins are removed; live ones and other names stay', () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-sockdirs-'));
+  const tmp = makeLabTempDir('sockdirs');
   try {
     // A PID that surely ran and has ended: a child that exited.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;

@@ -6,11 +6,11 @@
 // whole segment again (paper000-fdsp's RTT 250 cells: 42-60 % overhead). Here a real responder
 // and real pumps on scripted channels, with Jest's fake clock.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createIdleTimer, fdspSessionBusy } = require('../../origin/session-idle-timer');
 const { FdspResponder } = require('../../origin/datachannel/fdsp-responder');
 const { ChannelPump } = require('../../origin/datachannel/channel-pump');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 function scriptedChannel() {
   const ch = { sent: 0, low: null, buffered: 0 };
@@ -46,7 +46,7 @@ test('the idle timer fires only when nothing is going out, and never after stop(
 });
 
 test('a slow response keeps its session: busy while its frames wait or sit in the channel, the count restarts when it is answered', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-idle-'));
+  const dir = makeLabTempDir('idle');
   try {
     fs.writeFileSync(path.join(dir, 'seg.m4s'), Buffer.alloc(200 * 1024, 1));
     const channels = { reliable: scriptedChannel(), unreliable: scriptedChannel() };

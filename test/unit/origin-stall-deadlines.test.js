@@ -5,13 +5,13 @@
 // had the origin skip 2,230 of its 4,844 chunks that the player, whose deadlines moved with the
 // stall, would still have played. A real responder and real pumps on a scripted channel.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { PlayoutClock } = require('../../origin/datachannel/playout-clock');
 const { FdspResponder } = require('../../origin/datachannel/fdsp-responder');
 const { ChannelPump } = require('../../origin/datachannel/channel-pump');
 const { ClientFrames } = require('../../origin/fdsp-client-frames');
 const frames = require('../../shared/fdsp/frames');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 describe('PlayoutClock', () => {
   test('stands still from a STALL true to the next STALL false, and repeats change nothing', () => {
@@ -67,7 +67,7 @@ async function until(cond, what) {
 
 async function answerBehindFullChannel({ stallDuringWait }) {
   let wall = 0; // the responder's wall clock, moved by hand below
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stall-'));
+  const dir = makeLabTempDir('stall');
   try {
     const channels = { reliable: scriptedChannel(), unreliable: scriptedChannel() };
     channels.unreliable.buffered = 1e9; // the network takes nothing yet: chunks wait in the pump

@@ -2,10 +2,10 @@
 // What FDSP sends reliably per BP (shared/fdsp/reliable-share.js) on a priority map worked out by
 // hand, and a built content's shares read from its index and priority maps (content-shares.js).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { reliableShares } = require('../../shared/fdsp/reliable-share');
 const { contentShares, formatContentShares } = require('../../origin/content/content-shares');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 // One 10,000-byte segment: 1,000 B of container and headers, an I-slice of 2,000 B, P-slices of
 // 7,000 B. BP 50 sends the first 1,000 B of the I-slice reliably.
@@ -32,7 +32,7 @@ test('packets of 1100 B: reliable bytes packed together, unreliable cut per rang
 });
 
 test('a content directory: per rung, with I-frames per 30 s from the segment index', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-shares-'));
+  const dir = makeLabTempDir('shares');
   try {
     fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({
       segmentDuration: 10,

@@ -5,13 +5,13 @@
 // Here on stored-style directories (scenario.json + results.csv); test/e2e/qoe-runner-loopback
 // merges two real shard runs with their records.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { mergeRuns } = require('../../testbed/report/merge-runs');
 const { parseResultsCsv } = require('../../testbed/report/results-csv');
 const { toCsv } = require('../../testbed/runner/results-table');
 const { validateScenario } = require('../../testbed/scenario/validate-scenario');
 const { getPreset } = require('../../origin/content/presets');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const scenario = (extra = {}) => validateScenario({
   content: 'sample', durationSeconds: 20, repetitions: 2, transports: ['http11', 'h2'], abrs: ['basic'], profiles: { lan: { rttMs: 20 } }, ...extra,
@@ -22,7 +22,7 @@ const record = (transport, repetition, status = 'ok', startup = 1) => ({
 });
 
 let tmp;
-beforeEach(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-merge-')); });
+beforeEach(() => { tmp = makeLabTempDir('merge'); });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function shard(name, records, s = scenario()) {

@@ -15,6 +15,7 @@ const { codeVersion } = require('../../testbed/runner/code-version');
 const { writeReport } = require('../../testbed/report/write-report');
 const { validateScenario } = require('../../testbed/scenario/validate-scenario');
 const { getPreset } = require('../../origin/content/presets');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const row = (o) => ({ seekSchedule: 'none', switchSchedule: 'none', status: 'ok', startupDelaySeconds: 1, rebufferSeconds: 0, rebufferInstances: 0, ...o });
 const metric = (key) => reportMetrics().find((m) => m.key === key);
@@ -113,7 +114,7 @@ describe('cells measured before a known fix', () => {
   test('the shipped list is valid, and a bad one is refused with every problem named', () => {
     const keys = reportMetrics().map((m) => m.key);
     expect(loadKnownFixes(DEFAULT_FILE, keys).length).toBeGreaterThan(0);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fixes-'));
+    const dir = makeLabTempDir('fixes');
     try {
       const bad = path.join(dir, 'fixes.json');
       fs.writeFileSync(bad, JSON.stringify({ fixes: [{ commit: 'xyz', date: 'today', what: '', metrics: ['speed'], scope: { codec: ['h264'] } }] }));
@@ -148,7 +149,7 @@ test('a directory with only results.csv and scenario.json gets the tables, marks
   const scenario = validateScenario({
     name: 'stored', content: 'sample', transports: ['http11', 'h2'], abrs: ['sara'], profiles: { wifi: { rttMs: 50 } }, repetitions: 2,
   }, { source: 'stored.yaml', defaultName: 'stored', getPreset });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stored-'));
+  const dir = makeLabTempDir('stored');
   try {
     fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
     const rec = (transport, r, startup, commit) => ({ id: `${transport}.sara.wifi.r${r}`, transport, abr: 'sara', network: 'wifi', seekSchedule: 'none', switchSchedule: 'none', repetition: r, status: 'ok', summary: { startupDelaySeconds: startup, rebufferRate: 0 }, metrics: { packetLossRatio: 0, wireBytesDown: 1 }, commit });

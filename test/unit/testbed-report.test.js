@@ -6,6 +6,7 @@ const { toCsv, csvCell } = require('../../testbed/runner/results-table');
 const { diffCounters } = require('../../testbed/runner/link-counters');
 const { summarizeRequestLog } = require('../../testbed/runner/origin-log-summary');
 const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('../../testbed/report/report-charts');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 function record(o) {
   return {
@@ -254,7 +255,7 @@ describe('the paper\'s figures beside ours', () => {
       profiles: { rtt50: { rttMs: 50 }, rtt100: { rttMs: 100 } },
       reference: { source: 'paper 000 Table 3', entries: [{ transport: 'fdsp-bp0', network: 'rtt50', rebufferSeconds: 0.093 }, { transport: 'http11', network: 'rtt50', rebufferSeconds: 1.147 }] },
     }, { source: 'ref.yaml', defaultName: 'ref', getPreset });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-report-'));
+    const dir = makeLabTempDir('report');
     try {
       fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
       fs.mkdirSync(path.join(dir, 'playbacks'));

@@ -7,6 +7,7 @@ const { expandMatrix, viewedSeconds } = require('../../testbed/scenario/expand-m
 const { loadScenario, parseScenarioText } = require('../../testbed/scenario/load-scenario');
 const { getPreset } = require('../../origin/content/presets');
 const { parseOnly } = require('../../testbed/runner/run-plan');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const ctx = { source: 'test.yaml', defaultName: 'test', getPreset, readText: (f) => ({ 'trace.csv': 'seconds,kbps\n0,1000\n10,6000\n' })[f] ?? (() => { throw new Error(`ENOENT ${f}`); })() };
 const base = () => ({
@@ -181,7 +182,7 @@ test('a run directory resumes across a changed time limit, not across a changed 
   const fs = require('node:fs');
   const os = require('node:os');
   const { openRunDirectory } = require('../../testbed/runner/run-directory');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rundir-'));
+  const dir = makeLabTempDir('rundir');
   try {
     const s = validateScenario(base(), ctx);
     openRunDirectory(dir, s);

@@ -6,8 +6,6 @@
 // time, counting each playback's lost unreliable chunks. A benchmark, not a test: the figures go
 // in the README, the machine's noise with them.
 const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const { startOrigin } = require('../../origin/start-origin');
 const { createEmulatedLink } = require('../netem/namespace-link');
 const { startOriginInNamespace } = require('../runner/origin-in-namespace');
@@ -15,6 +13,7 @@ const { runPlayback } = require('../run-playback');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { readNamespace } = require('../netem/endpoint-drops');
 const { watchLargestReceiveBuffer } = require('../chromium-udp-sockets');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 // Column titles of the transport options a variant may set (others are shown by their name).
 const OPTION_TITLES = { pace: 'pace', window: 'window KiB', receiveBuffer: 'receive buffer', carrier: 'carrier' };
@@ -94,7 +93,7 @@ function variantsOf(values) {
  */
 async function cleanLinkLoss({ transport = 'datachannel', variants, playbacks, contentDir, stopAt = 30, settings = SETTINGS, webrtcStack, log = () => {} }) {
   const rows = [];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fdsp-clean-'));
+  const dataDir = makeLabTempDir('fdsp-clean');
   try {
     for (const setting of settings) {
       const where = await originFor(setting, { contentDir, dataDir, webrtcStack });

@@ -27,6 +27,7 @@ const { originLogByPhase } = require('./load/origin-log-by-phase');
 const { summarize } = require('./load/percentiles');
 const report = require('./load/report-tables');
 const { planPlacement, pinProcess, deprioritize, describePlacement } = require('./load/cpu-placement');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SAMPLE_EVERY_MS = 2000;
@@ -153,7 +154,7 @@ async function run(o, cleanup) {
   await ensureContentPresent(contentDir, o.content);
   const plan = loadContentPlan(contentDir, o.content);
 
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-load-'));
+  const tmp = makeLabTempDir('load');
   cleanup.add(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const logFile = path.join(tmp, 'requests.ndjson');
   const origin = await startOriginProcess({ contentDir, dataDir: tmp, logFile });

@@ -13,6 +13,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { ensureCertificate } = require('../../origin/tls-certificate');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { startOriginProcess } = require('../origin-process');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const TARGETS = { http11: 0.5, h2: 0.8 };
@@ -207,7 +208,7 @@ async function main(argv) {
   const serverCore = cores - 1;
   const clientCore = 0;
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bench-origin-'));
+  const dir = makeLabTempDir('bench-origin');
   const cert = ensureCertificate(path.join(dir, 'data'));
   const paths = segmentPaths(contentDir, values.content);
   const avg = averageBytes(contentDir, values.content, paths);

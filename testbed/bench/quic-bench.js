@@ -22,6 +22,7 @@ const { bundlePageHook } = require('./quic/bundle-page-hook');
 const { cleanLinkLoss, cleanLossTable, variantsOf, pickSettings, SETTINGS } = require('./fdsp-clean-loss');
 const paceOption = require('../../player/transports/pace-option');
 const { carrier: carrierOption } = require('../../player/transports/webtransport-options');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const USAGE = `Usage: npm run bench:quic -- [--rate MBPS] [--rtt MS] [--loss LIST] [--segments N] [--json FILE]
@@ -323,7 +324,7 @@ async function main(argv) {
   const totalBytes = top.segments.slice(0, o.segments).reduce((a, s) => a + s.size, 0);
   progress(`${o.segments} segments of the sample's ${top.bandwidth / 1000} kbit/s rung (${(totalBytes / 1e6).toFixed(1)} MB) per measurement; link ${o.rate / 1e6} Mbit/s, RTT ${o.rtt} ms, loss ${o.losses.map((l) => `${l * 100} %`).join(' and ')}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const hookScript = await bundlePageHook();
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-quic-bench-'));
+  const logDir = makeLabTempDir('quic-bench');
   const removeLogs = () => fs.rmSync(logDir, { recursive: true, force: true });
   process.on('exit', removeLogs);
   const loadAtStart = os.loadavg();

@@ -6,7 +6,6 @@
 // on this machine that opens the printed address reaches the origin only through the
 // emulator (TCP, and the DataChannel's UDP too). The link's settings change live from stdin.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { parseArgs } = require('node:util');
@@ -20,6 +19,7 @@ const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { describeCounters } = require('../netem/effects');
 const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 const { chromiumArgsFor } = require('../../player/transports');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -158,7 +158,7 @@ async function main(argv) {
   await buildIfAbsent(args.values.content, contentDir, { who: 'lab' });
 
   const startProfile = profile;
-  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-origin-')), 'requests.ndjson');
+  const logFile = path.join(makeLabTempDir('origin'), 'requests.ndjson');
   // What the link is set to now, for the page's throughput chart (the origin serves it at
   // /api/link): the downlink's rate schedule and the wall-clock time its clock started, which
   // is when the link was made or last changed (schedules restart then). Written whole and renamed,

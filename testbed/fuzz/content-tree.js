@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 const crypto = require('node:crypto');
 
 // Strings no response from the origin may contain: the outside files' token (repeated, so
@@ -52,7 +53,7 @@ function syntheticPriorityMap(size) {
  *   files: content paths below /content/ -> their bytes
  */
 function createContentTree(parent = os.tmpdir()) {
-  const base = fs.mkdtempSync(path.join(parent, 'lab-fuzz-'));
+  const base = makeLabTempDir('fuzz', parent);
   const root = path.join(base, 'content');
   const outside = path.join(base, 'outside');
   const sibling = path.join(base, 'content-evil'); // "startsWith(root)" without a separator would let it in

@@ -4,8 +4,8 @@
 // returns the script text bench:quic adds to the player page. Built per run, so the bench
 // always drives the transports as they are in the tree.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { makeLabTempDir } = require('../../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -17,7 +17,7 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
 async function bundlePageHook(entry = path.join(__dirname, 'page-hook.js')) {
   const webpack = require('webpack');
   const base = require(path.join(REPO, 'webpack.config.js'))(null, { mode: 'development' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-quic-bench-hook-'));
+  const dir = makeLabTempDir('quic-bench-hook');
   try {
     const config = {
       ...base,
