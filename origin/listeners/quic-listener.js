@@ -9,27 +9,17 @@ const path = require('node:path');
 const { createH3Backend } = require('./h3-backend');
 const { createBridgeServer } = require('../webtransport/bridge-server');
 const { spawnQuicOrigin, QUIC_ORIGIN_BINARY } = require('./quic-process');
-const { isAlive } = require('../content/ensure-content');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
+const { removeLeftoverTempDirs } = require('../../shared/leftover-temp-dirs');
 
 const CONGESTION_CONTROLS = ['cubic', 'newreno', 'bbr', 'fixed'];
 
-// The socket directory is named after the origin's PID, so an origin killed before close()
-// (SIGKILL: the runner's fault tests, a crash) leaves a directory the next origin recognises.
-const SOCKET_DIR = /^lab-quic-(\d+)-[A-Za-z0-9]+$/;
-
+// The socket directory is named after the origin's PID (makeLabTempDir), so an origin killed
+// before close() (SIGKILL: the runner's fault tests, a crash) leaves a directory the next origin
+// recognises and removes, by the same rule as `npm run cleanup`.
 /** Removes socket directories of origins that are no longer running; returns how many. */
 function removeStaleSocketDirs(tmp = os.tmpdir()) {
-  let removed = 0;
-  for (const name of fs.readdirSync(tmp)) {
-    const m = SOCKET_DIR.exec(name);
-    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
-    try {
-      fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
-      removed += 1;
-    } catch { /* another origin got there first, or not ours to remove */ }
-  }
-  return removed;
+  return removeLeftoverTempDirs({ dir: tmp, kind: 'quic' }).removed.length;
 }
 
 function listenUnix(server, file) {

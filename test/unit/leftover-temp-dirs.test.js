@@ -1,12 +1,12 @@
 'use strict';
 // The lab's temporary directories carry their maker's PID (shared/lab-temp-dir.js); npm run
-// cleanup removes those whose maker has ended (testbed/leftover-temp-dirs.js) and keeps a live
+// cleanup removes those whose maker has ended (shared/leftover-temp-dirs.js) and keeps a live
 // maker's, however old, and everything not named as the lab names its directories.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { makeLabTempDir, parseLabTempDirName } = require('../../shared/lab-temp-dir');
-const { removeLeftoverTempDirs, processStartMs } = require('../../testbed/leftover-temp-dirs');
+const { removeLeftoverTempDirs, processStartMs } = require('../../shared/leftover-temp-dirs');
 
 let root;
 beforeEach(() => { root = makeLabTempDir('leftover-dirs'); });

@@ -3,12 +3,12 @@
 // npm run cleanup: removes the network namespaces a killed run left behind (see
 // testbed/netem/leftover-namespaces.js), the lab's BPF congestion controls a killed loader
 // left registered (testbed/congestion/leftover-registrations.js) and the temporary directories
-// of processes that were killed (testbed/leftover-temp-dirs.js). Processes are never touched:
+// of processes that were killed (shared/leftover-temp-dirs.js). Processes are never touched:
 // a namespace with one inside, or a directory whose maker runs, is reported and kept.
 const { parseArgs } = require('node:util');
 const { isLabNamespace, removeLeftoverNamespaces, DEFAULT_MIN_AGE_MS } = require('../netem/leftover-namespaces');
 const { removeLeftoverRegistrations } = require('../congestion/leftover-registrations');
-const { removeLeftoverTempDirs } = require('../leftover-temp-dirs');
+const { removeLeftoverTempDirs } = require('../../shared/leftover-temp-dirs');
 
 const USAGE = `Usage: npm run cleanup -- [NAME ...] [--dry-run] [--min-age SECONDS]
 

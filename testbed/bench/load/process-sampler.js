@@ -2,20 +2,7 @@
 // Reads a process's resident memory, open file descriptors and CPU time from /proc (Linux),
 // the figures the load bench tracks for the origin over a run.
 const fs = require('node:fs');
-const { execFileSync } = require('node:child_process');
-
-let ticksPerSecond = null;
-/** /proc/PID/stat counts CPU time in clock ticks (USER_HZ, almost always 100). */
-function clockTicksPerSecond() {
-  if (ticksPerSecond === null) {
-    try {
-      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticksPerSecond = 100;
-    }
-  }
-  return ticksPerSecond;
-}
+const { clockTicksPerSecond } = require('../../../shared/clock-ticks');
 
 /**
  * @param {number} pid

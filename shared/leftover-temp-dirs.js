@@ -5,8 +5,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseLabTempDirName } = require('../shared/lab-temp-dir');
-const { clockTicksPerSecond } = require('./bench/load/process-sampler');
+const { parseLabTempDirName } = require('./lab-temp-dir');
+const { clockTicksPerSecond } = require('./clock-ticks');
 
 /** When the process started (ms since the epoch), or null if it does not run (or /proc cannot say). */
 function processStartMs(pid) {
@@ -32,8 +32,11 @@ function keepReason({ pid, madeMs }, startOf = processStartMs) {
   return `its maker, PID ${pid}, still runs`;
 }
 
-/** The lab's temporary directories under `dir`, each with its maker's PID and when it was made. */
-function listLabTempDirs(dir = os.tmpdir()) {
+/**
+ * The lab's temporary directories under `dir` (only those of `kind` if given), each with its
+ * maker's PID and when it was made.
+ */
+function listLabTempDirs(dir = os.tmpdir(), kind = null) {
   let names;
   try {
     names = fs.readdirSync(dir);
@@ -43,7 +46,7 @@ function listLabTempDirs(dir = os.tmpdir()) {
   const out = [];
   for (const name of names) {
     const parsed = parseLabTempDirName(name);
-    if (!parsed) continue;
+    if (!parsed || (kind !== null && parsed.kind !== kind)) continue;
     let st;
     try {
       st = fs.lstatSync(path.join(dir, name));
@@ -60,14 +63,15 @@ function listLabTempDirs(dir = os.tmpdir()) {
  * Removes the leftovers; reports what it removed, kept (and why) and could not remove.
  * @param {object} [o]
  * @param {string} [o.dir]       where to look (default: the system's temporary directory)
+ * @param {string} [o.kind]      only directories of this kind (makeLabTempDir's first argument)
  * @param {boolean} [o.dryRun]   decide, delete nothing
  * @param {(pid: number) => number|null} [o.startOf]  a process's start time (tests)
  */
-function removeLeftoverTempDirs({ dir = os.tmpdir(), dryRun = false, startOf = processStartMs } = {}) {
+function removeLeftoverTempDirs({ dir = os.tmpdir(), kind = null, dryRun = false, startOf = processStartMs } = {}) {
   const removed = [];
   const kept = [];
   const errors = [];
-  for (const d of listLabTempDirs(dir)) {
+  for (const d of listLabTempDirs(dir, kind)) {
     const why = keepReason(d, startOf);
     if (why) {
       kept.push({ name: d.name, why });
