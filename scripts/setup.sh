@@ -21,6 +21,8 @@ declare -A NEED=(
   [ip]=iproute2
   # Multipath TCP for programs that open plain TCP sockets (the multipath link, paper 004).
   [mptcpize]=mptcpize
+  # The parent-death signal that ends a browser whose launcher crashed (shared/die-with-parent.js).
+  [setpriv]=util-linux
 )
 # Optional: what the BPF TCP congestion controls (vegas, lia; paper 004) are built with. Without
 # them the lab works with the kernel's own congestion controls, and scenarios that ask for vegas

@@ -2,13 +2,16 @@
 // Starts Debian's Chromium (Playwright's own browser downloads do not work on these machines)
 // as a child process we own, and drives it with playwright-core over CDP. Owning the process
 // means we know its PID: every exit path (close(), a hard timeout, an exception, process exit,
-// Ctrl-C) ends exactly the browser we started, by its process group, and removes its profile.
+// Ctrl-C) ends exactly the browser we started, by its process group, and removes its profile;
+// a launcher that ends without running any code (a crash, SIGKILL) takes the browser with it
+// through the kernel's parent-death signal (shared/die-with-parent.js).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { mptcpizeArgv } = require('./netem/mptcp');
 const { makeLabTempDir } = require('../shared/lab-temp-dir');
+const { dieWithParentArgv } = require('../shared/die-with-parent');
 
 const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
 
@@ -142,7 +145,9 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
   const { chromium } = require('playwright-core');
   // Multipath TCP: mptcpize's LD_PRELOAD reaches every process Chromium starts, its network
   // service included, and mptcpize execs too, so $! stays Chromium's PID.
-  const launcher = mptcp ? mptcpizeArgv([chromiumExecutable()]) : [chromiumExecutable()];
+  const browserArgv = mptcp ? mptcpizeArgv([chromiumExecutable()]) : [chromiumExecutable()];
+  // Chromium dies with the wrapper, and the wrapper (below) with this process.
+  const launcher = dieWithParentArgv(browserArgv);
   const dir = makeLabTempDir('chromium-ns');
   const wrapper = path.join(dir, 'chromium-in-namespace');
   const pidFile = path.join(dir, 'pid');
@@ -151,11 +156,14 @@ async function launchChromiumInNamespace({ netns, args, timeoutMs, ignoreHTTPSEr
   // clean browser shutdown removes) inside ours, so it goes when ours does.
   const tmpDir = path.join(dir, 'tmp');
   fs.mkdirSync(tmpDir);
-  // `ip netns exec` and Debian's /usr/bin/chromium both exec, so $! is Chromium's own PID.
+  // `ip netns exec`, setpriv and Debian's /usr/bin/chromium all exec, so $! is Chromium's own PID.
   // The wrapper closes its copies of the pipe (fds 3 and 4) so that Chromium's death closes
   // it at once; the status file appears whole (mv) once Chromium has been reaped.
   fs.writeFileSync(wrapper, [
     '#!/bin/sh',
+    // Playwright starts the wrapper: it starts itself again under the parent-death signal, so
+    // a crashed launcher ends it, and it in turn Chromium.
+    `[ -n "$LAB_WRAPPER_DIES_WITH_PARENT" ] || { export LAB_WRAPPER_DIES_WITH_PARENT=1; exec ${dieWithParentArgv(['"$0"']).join(' ')} "$@"; }`,
     `ip netns exec '${netns.replace(/'/g, '')}' ${launcher.map((a) => `'${a}'`).join(' ')} "$@" &`,
     'child=$!',
     'exec 3>&- 4>&-',
@@ -228,7 +236,8 @@ async function launchChromium({ args = [], timeoutMs = 5 * 60 * 1000, ignoreHTTP
   fs.mkdirSync(tmpDir);
   // detached: Chromium becomes the leader of its own process group, so its renderer, GPU and
   // utility processes can be ended together through the PID we hold, and nothing else.
-  const child = spawn(exe, [...BASE_ARGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', ...args, 'about:blank'], {
+  const [cmd, ...argv] = dieWithParentArgv([exe, ...BASE_ARGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', ...args, 'about:blank']);
+  const child = spawn(cmd, argv, {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
     env: { ...process.env, TMPDIR: tmpDir },

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { READY_EVENT } = require('../origin/cli');
+const { dieWithParentArgv } = require('../shared/die-with-parent');
 
 const CLI = path.resolve(__dirname, '..', 'origin', 'cli.js');
 const STDERR_KEEP_CHARS = 8000;
@@ -28,7 +29,8 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux, what /proc/PID/stat cou
 async function startOriginProcess(o) {
   const args = [o.cli || CLI, '--preset', 'none', '--host', o.host || '127.0.0.1', '--content-dir', o.contentDir, '--data-dir', o.dataDir,
     '--http11-port', '0', '--http10-port', '0', '--h2-port', '0', ...(o.logFile ? ['--log', o.logFile] : []), ...(o.args || [])];
-  const argv = [...(o.prefix || []), process.execPath, ...args];
+  // It dies with this process, however this one ends (setpriv execs: the PID is the prefix's, then the origin's).
+  const argv = dieWithParentArgv([...(o.prefix || []), process.execPath, ...args]);
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = new OriginProcess(child, o.readyTimeoutMs || 30000);
   try {

@@ -6,9 +6,11 @@
 // of chunks at once, so a single PLR mixes a smooth quantity with a jumpy one. Split here
 // from the per-segment log: segments the player waited for in full show what the network
 // took; segments it stopped at their deadline, and chunks that came after their movie fragment
-// went to the decoder (fragmented content), and chunks the origin skipped at their deadline
+// went to the decoder (fragmented content), chunks the origin skipped at their deadline
 // (playbacks recorded before the segment log carried originSkipped count those as the network's),
-// carry the rest.
+// and chunks that came after END's grace (the segment log's lateChunks; before it carried them,
+// a one-session WebTransport playback blamed the network for 1,431 chunks its QUIC sender had
+// only held back), carry the rest.
 
 /**
  * @param {Array<{packets?: number, unreliableChunks?: number, lostChunks?: number, stoppedAtDeadline?: boolean}>} segments
@@ -36,6 +38,8 @@ function fdspMediaLoss(segments) {
     // how many), are in lostChunks, but the network did not take them: the deadline's part.
     const lateAfterFragment = Number.isFinite(s.lateAfterFragment) ? s.lateAfterFragment : 0;
     const originSkipped = Number.isFinite(s.originSkipped) ? s.originSkipped : 0;
+    // Came after all, once the segment had gone: late, not taken by the network.
+    const lateAfterHandover = Number.isFinite(s.lateChunks) ? s.lateChunks : 0;
     out.originSkippedChunks += originSkipped;
     if (s.stoppedAtDeadline) {
       out.deadlineStops += 1;
@@ -43,8 +47,8 @@ function fdspMediaLoss(segments) {
     } else {
       out.networkPackets += s.packets;
       out.networkUnreliableChunks += unreliable;
-      out.networkLostChunks += s.lostChunks - lateAfterFragment - originSkipped;
-      out.deadlineLostChunks += lateAfterFragment + originSkipped;
+      out.networkLostChunks += s.lostChunks - lateAfterFragment - originSkipped - lateAfterHandover;
+      out.deadlineLostChunks += lateAfterFragment + originSkipped + lateAfterHandover;
     }
   }
   if (!seen) return null;

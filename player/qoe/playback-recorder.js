@@ -39,6 +39,10 @@ class PlaybackRecorder {
     this.bufferSeries = []; // [t ms, seconds]
     this.bitrateSeries = []; // [t ms, bits/s] rendered
     this.segments = [];
+    // Each segment's accounting, as the transport handed it over: it may count on afterwards
+    // (FDSP: chunks that came after the response was handed over), so its fields are read again
+    // whenever the record is.
+    this.segmentAccounting = [];
     this.errors = [];
     this.decisions = [];
     this.transportBytes = {};
@@ -185,6 +189,7 @@ class PlaybackRecorder {
     // What the transport adds per segment (DataChannel: what went which way, what was lost).
     for (const key of this.segmentFields) if (a[key] !== undefined) entry[key] = a[key];
     this.segments.push(entry);
+    this.segmentAccounting.push(a);
     this.event('segment', { bandwidth: segment.bandwidth, durationSeconds: segment.durationSeconds, bytes: a.bytes });
   }
 
@@ -197,8 +202,17 @@ class PlaybackRecorder {
     this.errors.push({ t: this.now(), message });
   }
 
+  rereadSegmentFields() {
+    if (!this.segmentFields.length) return;
+    this.segments.forEach((entry, i) => {
+      const a = this.segmentAccounting[i];
+      for (const key of this.segmentFields) if (a[key] !== undefined) entry[key] = a[key];
+    });
+  }
+
   /** The whole record as plain JSON (what window.qoe returns and the page downloads). */
   toJSON() {
+    this.rereadSegmentFields();
     const q = this.video.getVideoPlaybackQuality ? this.video.getVideoPlaybackQuality() : {};
     return {
       config: this.config,

@@ -13,7 +13,9 @@ const percent = (v, digits) => `${(100 * v).toFixed(digits)} %`;
 // Fragmented content adds: its fragments, how many went on their own deadline (the rest went
 // with the whole), and chunks that came after their fragment went (in lostChunks too).
 // originSkipped: chunks the origin skipped at their deadline (in lostChunks too; from its END).
-const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment', 'originSkipped', 'prefetched'];
+// lateChunks: chunks that came after the segment was handed over (in lostChunks too; counted on
+// after the segment is logged, so the recorder reads it again).
+const segmentFields = ['bp', 'reliableBytes', 'unreliableBytes', 'packets', 'unreliableChunks', 'lostChunks', 'lateChunks', 'plr', 'stoppedAtDeadline', 'finishedBy', 'reliableDoneAt', 'fragments', 'fragmentsOnDeadline', 'lateAfterFragment', 'originSkipped', 'prefetched'];
 
 const segmentNote = (s) => (s.plr !== undefined ? ` (BP ${s.bp}, PLR ${percent(s.plr, 1)})` : '');
 

@@ -22,6 +22,8 @@ const { WakeTimer } = require('../../shared/fdsp/wake-timer');
 const bpOption = require('./bp-option');
 const { nextBp, parseAutoBp } = require('./bp-controller');
 
+// As many as the core remembers finished responses for their late chunks (client-core.js).
+const HANDED_OVER_KEPT = 64;
 const BP_WHERE = { whole: 'bp (Bitstream Prioritization)', part: 'bp', item: (quoted) => `bp ${quoted}` };
 
 /** The BP option by its one parser (bp-option.js): a number 0-100 or "auto..." text. */
@@ -67,6 +69,9 @@ class FdspTransport {
     this.core = new FdspClientCore();
     this.timer = new WakeTimer(() => this.handle(this.core.tick(performance.now(), this.stallState())));
     this.requests = new Map(); // requestId -> what load() was given
+    // The accounting of responses already handed over (the newest few), which chunks that come
+    // after them still count into ('late' events): the segment log reads it again.
+    this.handedOver = new Map(); // requestId -> accounting
     this.nextSegmentUrl = o.nextSegmentUrl || (() => null);
     // Paper 000's substream overlapping: "the TCP packets for the next substream are sent at the
     // same time as the UDP packets for the current substream". dash.js asks for segment N+1 only
@@ -166,6 +171,10 @@ class FdspTransport {
         this.send(e.frame);
         continue;
       }
+      if (e.kind === 'late' && this.handedOver.has(e.requestId)) {
+        this.handedOver.get(e.requestId).lateChunks += 1;
+        continue;
+      }
       const req = this.requests.get(e.requestId);
       if (!req) {
         if (this.prefetched && e.requestId === this.prefetched.requestId) this.keepForLater(e);
@@ -245,7 +254,10 @@ class FdspTransport {
       reliableDoneAt: r.reliableDoneAt,
       // Bytes that arrived (what throughput and overhead are about), not the zero-filled size.
       bytes: r.bytesPerChannel.reliable + r.bytesPerChannel.unreliable, reliableBytes: r.bytesPerChannel.reliable, unreliableBytes: r.bytesPerChannel.unreliable,
-      unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, lateChunks: 0, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio,
+      unreliableChunks: r.unreliableChunks, packets: r.packets, lostChunks: r.lostChunks, plr: r.plr, unreliableLossRatio: r.unreliableLossRatio,
+      // Of lostChunks, those that came after all, once the response was handed over (counted
+      // on by 'late' events): after END's grace they are the deadline's part, not the network's.
+      lateChunks: 0,
       stoppedAtDeadline: r.finishedBy === 'deadline', finishedBy: r.finishedBy,
       // Chunks the origin never sent because their turn came after their deadline (its END
       // says how many): in lostChunks, but the deadline's part, not the network's.
@@ -257,6 +269,8 @@ class FdspTransport {
       ...(r.head.fragments ? { fragments: r.head.fragments.length, fragmentsOnDeadline: r.releasedFragments, lateAfterFragment: r.lateChunks } : {}),
       ...this.accountingExtras(),
     };
+    this.handedOver.set(requestId, accounting);
+    if (this.handedOver.size > HANDED_OVER_KEPT) this.handedOver.delete(this.handedOver.keys().next().value);
     // Dynamic BP learns from media segments (the ones with an unreliable part).
     if (this.autoBp && r.unreliableChunks + r.bytesPerChannel.reliable > 0 && r.head.unreliableBytes > 0) {
       const next = nextBp(this.bp, { plr: r.plr, reliableLate: r.reliableLate }, this.autoBp);

@@ -19,6 +19,9 @@
 //                                                  the origin's (ERROR frame) when it sent one
 //   {kind: 'end', requestId, end}                  END of a response already done (it finished
 //                                                  on its last chunk before END came)
+//   {kind: 'late', requestId, finishedBy}          one of its chunks came after the response
+//                                                  was handed over (zero-filled, in its
+//                                                  lostChunks): after its deadline or END's grace
 //   {kind: 'ack', frame}                           an ACK frame to send on the reliable channel
 //                                                  (only while a receive window is asked for)
 const frames = require('./frames');
@@ -209,6 +212,9 @@ class FdspClientCore {
       this.totals.lateChunks += 1;
       if (done.finishedBy === 'deadline') this.totals.lateChunksAfterDeadline += 1;
       else this.totals.lateChunksAfterEnd += 1;
+      // Per response too: a chunk that came after END's grace was not the network's loss
+      // (player/qoe/fdsp-media-loss.js), and only the response's own count can say whose.
+      return [{ kind: 'late', requestId: f.requestId, finishedBy: done.finishedBy }];
     } else if (f.type === 'END' && !done.end) {
       done.end = f.payload;
       return [{ kind: 'end', requestId: f.requestId, end: f.payload }];

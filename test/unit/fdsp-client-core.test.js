@@ -128,8 +128,8 @@ test('lost chunks: done when END has come and no frame for twice the longest gap
     const [a, b] = s.unreliableRanges[i];
     expect(r.bytes.subarray(a, b).every((x) => x === 0)).toBe(true);
   }
-  // Late: a lost chunk after the grace is counted late, not placed.
-  expect(core.receive(s.unreliable[1], 'unreliable', 500)).toEqual([]);
+  // Late: a lost chunk after the grace is counted late, not placed, and named to its response.
+  expect(core.receive(s.unreliable[1], 'unreliable', 500)).toEqual([{ kind: 'late', requestId, finishedBy: 'end' }]);
   expect(core.stats()).toMatchObject({ lateChunks: 1, lateChunksAfterEnd: 1, lateChunksAfterDeadline: 0, lostChunks: 2 });
 });
 

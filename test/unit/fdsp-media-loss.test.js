@@ -49,3 +49,15 @@ test('chunks the origin skipped at their deadline (its END) count to the deadlin
   // Without the origin's count (older segment logs) the same segment blames the network for 2164.
   expect(fdspMediaLoss([{ packets: 4864, lostChunks: 3505, lateAfterFragment: 1341, stoppedAtDeadline: false }]).networkLostChunks).toBe(2164);
 });
+
+test('chunks that came after the segment was handed over (END\'s grace had run out) count to the deadline\'s part, not the network\'s', () => {
+  // As a one-session WebTransport playback at 250 ms recorded it (wt-bp0, paper000-fdsp, r2):
+  // the origin skipped 3399 chunks at their deadline and sent 1437; 1431 of them came after
+  // END's grace. Before the segment log carried lateChunks that read as 29.6 % network loss.
+  const seg = { packets: 4856, unreliableChunks: 4836, lostChunks: 4836, originSkipped: 3399, stoppedAtDeadline: false };
+  expect(fdspMediaLoss([seg]).networkPlr).toBeCloseTo(1437 / 4856, 12);
+  const m = fdspMediaLoss([{ ...seg, lateChunks: 1431 }]);
+  expect(m).toMatchObject({ lostChunks: 4836, networkLostChunks: 6, networkPlr: 6 / 4856, deadlineLostChunks: 3399 + 1431 });
+  // A segment stopped at its deadline: all its losses are the deadline's already, late or not.
+  expect(fdspMediaLoss([{ packets: 100, lostChunks: 50, lateChunks: 20, stoppedAtDeadline: true }])).toMatchObject({ deadlineLostChunks: 50, networkLostChunks: 0, networkPlr: null });
+});

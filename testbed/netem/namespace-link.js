@@ -6,7 +6,8 @@
 //
 // Needs root (CAP_NET_ADMIN) for namespaces and TUN devices. Everything it starts (socats,
 // relay, namespaces, and any process left inside them) is ended by close(), by PID, and on
-// process exit.
+// process exit; should this process end without either (a crash, SIGKILL, Ctrl-C under Jest),
+// the relay sees its stdin close and removes the namespaces itself (relay-process.js).
 const fs = require('node:fs');
 const path = require('node:path');
 const dgram = require('node:dgram');
@@ -172,7 +173,9 @@ async function createEmulatedLink(o = {}) {
     const startPath = async (k, pathNames, addresses, settings) => {
       const [serverSidePort, serverSocatPort, clientSidePort, clientSocatPort] = await freeUdpPorts(4);
       const relayArgs = rt([process.execPath, path.join(__dirname, 'relay-process.js'),
-        JSON.stringify({ serverSidePort, serverSocatPort, clientSidePort, clientSocatPort, toClient: settings.toClient || {}, toServer: settings.toServer || {} })]);
+        JSON.stringify({ serverSidePort, serverSocatPort, clientSidePort, clientSocatPort, toClient: settings.toClient || {}, toServer: settings.toServer || {} }),
+        // Path 0's relay removes the link if this process ends without close() (relay-process.js).
+        ...(k === 0 ? [JSON.stringify({ namespaces, devices: [names.serverTun, names.clientTun] })] : [])]);
       const relay = spawn(relayArgs[0], relayArgs.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
       children.push(relay);
       let relayErr = '';

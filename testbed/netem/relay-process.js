@@ -8,9 +8,30 @@
 //   stdin  {"configure":{"direction":"toClient|toServer|both","settings":{...}}}
 //   stdin  {"counters":true}  -> stdout {"counters":{...}}
 //   stdin  {"watch":["10.77.40.100"]} -> stdout {"watching":true}  (counters().byAddress)
-// It exits when stdin closes, so it cannot outlive the process that started it.
+//   argv[3]              optional: {"namespaces":[...],"devices":[...]}, the link's own, removed
+//                        when stdin closes (path 0's relay only)
+// It exits when stdin closes, so it cannot outlive the process that started it, and takes the
+// link's namespaces with it: stdin closes without close() having run when that process crashed,
+// was killed, or was a Jest worker stopped by Ctrl-C (Jest's sandbox has its own `process`, so
+// the 'exit' and signal hooks of code under test never run).
 const readline = require('node:readline');
 const { UdpRelay } = require('./udp-relay');
+const { ip, namespacePids } = require('./ip-netns');
+
+/** The link's namespaces (and every process still in them: they survive `ip netns del`) and devices. */
+function removeLink({ namespaces = [], devices = [] }) {
+  for (const ns of namespaces) {
+    try {
+      for (const pid of namespacePids(ns)) {
+        try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      }
+      ip('netns', 'del', ns);
+    } catch { /* absent */ }
+  }
+  for (const dev of devices) {
+    try { ip('link', 'del', dev); } catch { /* went with its namespace or its socat */ }
+  }
+}
 
 async function main() {
   const relay = new UdpRelay(JSON.parse(process.argv[2]));
@@ -37,6 +58,7 @@ async function main() {
   });
   rl.on('close', () => {
     relay.close();
+    if (process.argv[3]) removeLink(JSON.parse(process.argv[3]));
     process.exit(0);
   });
 }

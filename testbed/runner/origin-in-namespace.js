@@ -9,6 +9,7 @@ const { spawn } = require('node:child_process');
 const { inNamespace } = require('../netem/namespace-link');
 const { mptcpizeArgv } = require('../netem/mptcp');
 const { OriginProcess } = require('../origin-process');
+const { dieWithParentArgv } = require('../../shared/die-with-parent');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const STDERR_TAIL_CHARS = 1000;
@@ -33,7 +34,8 @@ async function startOriginInNamespace(o) {
     ...(o.linkStateFile ? ['--link-state', o.linkStateFile] : []),
     ...(o.webrtcStack ? ['--webrtc-stack', o.webrtcStack] : [])];
   // o.mptcp: the origin's TCP listeners accept Multipath TCP (mptcpize; QUIC is UDP and unchanged).
-  const argv = inNamespace(o.netns, o.mptcp ? mptcpizeArgv(command) : command);
+  // It dies with this process, however this one ends (ip, setpriv and mptcpize all exec).
+  const argv = dieWithParentArgv(inNamespace(o.netns, o.mptcp ? mptcpizeArgv(command) : command));
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], ...(o.env ? { env: { ...process.env, ...o.env } } : {}) });
   const origin = new OriginProcess(child, o.readyTimeoutMs || 30000);
   try {
