@@ -14,7 +14,7 @@ const { labDashSettings } = require('./dash/dash-settings');
 const { createAbrInputBuilder } = require('./playback/abr-input');
 const { createSeekSchedule } = require('./playback/seek-schedule');
 const { createEndOfMedia } = require('./playback/end-of-media');
-const { keepBitrateOnSeek } = require('./playback/keep-bitrate-on-seek');
+const { keepBitrateOnSeek, SEEK_LISTENER_PRIORITY } = require('./playback/keep-bitrate-on-seek');
 const { createPlaybackStopper } = require('./playback/playback-stopper');
 const { watchStalls } = require('./playback/stall-clock');
 const { PlaybackRecorder } = require('./qoe/playback-recorder');
@@ -114,6 +114,9 @@ async function startPlayback(o) {
       }
     } : null,
     liveLatency: o.live ? () => player.getCurrentLiveLatency() : null,
+    // dash.js raises PLAYBACK_SEEKING for every seek but its own (below): the recorder tells
+    // the viewer's seeks from its jumps over gaps in the buffer by that.
+    playerReportsSeeks: true,
     config: {
       content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek),
       live: Boolean(o.live), ...(o.live ? { liveDelaySeconds } : {}), ...transportEntry.configFields(transport), userAgent: navigator.userAgent,
@@ -161,6 +164,9 @@ async function startPlayback(o) {
   }
 
   const E = o.dashjs.MediaPlayer.events;
+  // Before dash.js's own listeners: they ask the ABR for the seek's target, and the ABR must
+  // have heard of the seek first (onSeek); keepBitrateOnSeek's listener comes after this one.
+  player.on(E.PLAYBACK_SEEKING, () => recorder.viewerSeeking(), null, { priority: SEEK_LISTENER_PRIORITY });
   player.on(E.QUALITY_CHANGE_RENDERED, (e) => {
     if (e.mediaType && e.mediaType !== 'video') return;
     const rep = e.newRepresentation;
@@ -202,7 +208,7 @@ async function startPlayback(o) {
   o.video.addEventListener('ended', () => setTimeout(stop, 0), { once: true });
 
   recorder.start();
-  if (o.keepBitrateOnSeek) keepBitrateOnSeek({ video: o.video, player, recorder });
+  if (o.keepBitrateOnSeek) keepBitrateOnSeek({ player, events: E, recorder });
   // Absolute: dash.js's CMCD reporter builds URL objects from request URLs and throws on a
   // relative MPD URL.
   const manifestPath = o.live ? liveManifestPath(o.content, broadcastStartMs(Date.now(), liveDelaySeconds)) : `${contentBase}/manifest.mpd`;

@@ -7,22 +7,28 @@
 // (abr-input.js).
 
 /**
- * Must be called after the recorder has started: its own 'seeking' listener notes what was on
- * screen, and this one reads it.
+ * Must be called after lab-player.js has passed dash.js's PLAYBACK_SEEKING to the recorder
+ * (recorder.viewerSeeking()): that listener notes what was on screen, and this one reads it. Both
+ * run before dash.js's own PLAYBACK_SEEKING listeners (priority, below), which fetch the
+ * target. dash.js raises no PLAYBACK_SEEKING for its own jumps over gaps in the buffer: a jump
+ * holds nothing.
  * @param {object} o
- * @param {HTMLVideoElement} o.video
  * @param {object} o.player      the dash.js MediaPlayer
+ * @param {object} o.events      dash.js's MediaPlayer.events
  * @param {object} o.recorder    the PlaybackRecorder (seekPending, representationAtSeek, error)
  */
-function keepBitrateOnSeek({ video, player, recorder }) {
-  video.addEventListener('seeking', () => {
+function keepBitrateOnSeek({ player, events, recorder }) {
+  player.on(events.PLAYBACK_SEEKING, () => {
     if (!recorder.seekPending || recorder.representationAtSeek === null) return;
     try {
       player.setRepresentationForTypeById('video', recorder.representationAtSeek);
     } catch (err) {
       recorder.error(`keeping the bitrate across a seek: ${err.message}`);
     }
-  });
+  }, null, { priority: SEEK_LISTENER_PRIORITY });
 }
 
-module.exports = { keepBitrateOnSeek };
+// dash.js's EventBus.EVENT_PRIORITY_HIGH: before its own listeners, in the order registered.
+const SEEK_LISTENER_PRIORITY = 5000;
+
+module.exports = { keepBitrateOnSeek, SEEK_LISTENER_PRIORITY };

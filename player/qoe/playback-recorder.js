@@ -23,8 +23,12 @@ class PlaybackRecorder {
    *   request, as it is recorded (the ABR's onSeek hook)
    * @param {() => number} [opts.liveLatency]  seconds behind the live broadcast (live playbacks
    *   only): sampled while frames play
+   * @param {boolean} [opts.playerReportsSeeks]  the player calls viewerSeeking() for every seek
+   *   it did not start itself (dash.js's PLAYBACK_SEEKING); an unscheduled seek it does not
+   *   report is then the player's own jump over a gap in the buffer (gapJump), not the viewer's
    */
-  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null }) {
+  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null, playerReportsSeeks = false }) {
+    this.playerReportsSeeks = playerReportsSeeks;
     this.liveLatency = liveLatency;
     this.liveLatencySeries = []; // [t ms, seconds behind the broadcast], while playing
     this.transportStats = transportStats;
@@ -70,7 +74,9 @@ class PlaybackRecorder {
       },
       ended: () => this.event('ended', { mediaTime: v.currentTime }),
       // A person seeking with the video controls: the same measurement as a scheduled seek
-      // (a scheduled one is already pending when its 'seeking' arrives).
+      // (a scheduled one is already pending when its 'seeking' arrives). Or the player's own
+      // seek over a gap in the buffer (dash.js's GapController: lost FDSP data leaves gaps),
+      // which the viewer sees as a freeze, not as a seek: a gapJump (see viewerSeeking()).
       seeking: () => {
         // dash.js positions a live playback at its start time (the live edge minus the target
         // latency) before the first frame: that 'seeking' is the player's, not the viewer's.
@@ -79,7 +85,9 @@ class PlaybackRecorder {
           this.scheduledSeekStarting = false;
           return;
         }
-        this.seek(this.lastMediaTime, v.currentTime);
+        const viewers = !this.playerReportsSeeks || this.viewerSeekReported;
+        this.viewerSeekReported = false;
+        this.seek(this.lastMediaTime, v.currentTime, { gapJump: !viewers });
       },
       timeupdate: () => {
         if (!v.seeking) this.lastMediaTime = v.currentTime;
@@ -117,14 +125,20 @@ class PlaybackRecorder {
    * "request to the playback of the seek-to segment". requestVideoFrameCallback reports
    * frames as they are presented, with their media time.
    */
-  seek(from, to, { scheduled = false } = {}) {
+  seek(from, to, { scheduled = false, gapJump = false } = {}) {
     // The element fires 'seeking' for a scheduled seek too; that one must not count twice.
     this.scheduledSeekStarting = scheduled;
-    // What was on screen when the viewer asked: paper 002 holds that bitrate across the seek.
-    this.representationAtSeek = this.renderedRepresentationId ?? null;
-    this.event('seek', { from, to, representationId: this.representationAtSeek });
-    if (this.onSeek) this.onSeek({ fromSeconds: from, toSeconds: to, scheduled });
-    const token = {};
+    if (gapJump) {
+      // Until the player says it was the viewer's (viewerSeeking(), in the same 'seeking'
+      // dispatch): the ABR hears of the viewer's seeks only.
+      this.event('gapJump', { from, to });
+      const jump = this.timeline[this.timeline.length - 1];
+      this.unjudgedJump = jump;
+      setTimeout(() => { if (this.unjudgedJump === jump) this.unjudgedJump = null; }, 0);
+    } else {
+      this.announceSeek(from, to, scheduled);
+    }
+    const token = { gapJump };
     this.pendingSeek = token;
     const v = this.video;
     let frames = 0;
@@ -135,7 +149,7 @@ class PlaybackRecorder {
       frames += 1;
       if (frames >= 2) {
         this.pendingSeek = null;
-        this.event('playing', { mediaTime: v.currentTime, afterSeek: true });
+        this.event('playing', { mediaTime: v.currentTime, ...(token.gapJump ? { afterGapJump: true } : { afterSeek: true }) });
         return;
       }
       v.requestVideoFrameCallback(onFrame);
@@ -149,9 +163,36 @@ class PlaybackRecorder {
     }, { once: true });
   }
 
-  /** True from a seek request until a frame at the target is playing. */
+  /** A viewer's seek: the record and the ABR's onSeek hook. */
+  announceSeek(from, to, scheduled) {
+    // What was on screen when the viewer asked: paper 002 holds that bitrate across the seek.
+    this.representationAtSeek = this.renderedRepresentationId ?? null;
+    this.event('seek', { from, to, representationId: this.representationAtSeek });
+    if (this.onSeek) this.onSeek({ fromSeconds: from, toSeconds: to, scheduled });
+  }
+
+  /**
+   * The player reports a seek it did not start itself (dash.js's PLAYBACK_SEEKING: it is not
+   * raised for its internal seeks). It comes in the same 'seeking' dispatch as the element's
+   * event, before or after the recorder's own listener: a jump recorded just now becomes the
+   * viewer's seek; otherwise the next 'seeking' (this task's) is taken as the viewer's.
+   */
+  viewerSeeking() {
+    const jump = this.unjudgedJump;
+    this.unjudgedJump = null;
+    if (jump) {
+      this.timeline.splice(this.timeline.indexOf(jump), 1);
+      if (this.pendingSeek) this.pendingSeek.gapJump = false;
+      this.announceSeek(jump.from, jump.to, false);
+      return;
+    }
+    this.viewerSeekReported = true;
+    setTimeout(() => { this.viewerSeekReported = false; }, 0);
+  }
+
+  /** True from a seek request until a frame at the target is playing (a gap jump is no seek). */
   get seekPending() {
-    return Boolean(this.pendingSeek);
+    return Boolean(this.pendingSeek && !this.pendingSeek.gapJump);
   }
 
   /** The representation on screen changed. */

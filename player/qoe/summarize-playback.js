@@ -8,7 +8,11 @@
 // - seek wait: from a seek request to playback resuming at the target; a seek during startup or
 //   during another seek's wait ends that wait and starts its own.
 // - rebuffering: a stall during playback (not startup, not a seek wait) until playback resumes;
-//   instances and total time are both reported.
+//   instances and total time are both reported. The player's own jump over a gap in the buffer
+//   (dash.js's GapController, e.g. where FDSP data was lost) is no seek of the viewer's: from the
+//   jump until frames advance again the picture stands still, so that wait is rebuffering (an
+//   instance when it interrupted playing and lasted at all; one jump to the media's end is none).
+//   The jumps are also listed apart (gapJumps).
 // - rebuffer rate = rebuffer time / (rebuffer time + media play time).
 // - average playback bitrate: the rendered representation's bitrate weighted by the wall time
 //   it was playing (what the viewer actually saw, not what was downloaded).
@@ -21,11 +25,12 @@
 //   {type:'playing', t}                        frames are advancing
 //   {type:'stall', t}                          playback stopped for lack of data
 //   {type:'seek', t, from, to}                 seek requested (media seconds)
+//   {type:'gapJump', t, from, to}              the player jumped over a gap in its buffer
 //   {type:'pause', t} / {type:'ended', t}      the viewer paused / the media ended
 //   {type:'quality', t, bandwidth, representationId}   rendered quality changed
 //   {type:'segment', t, bandwidth, durationSeconds, bytes}  a media segment finished downloading
 
-const STATES = Object.freeze({ IDLE: 'idle', STARTUP: 'startup', PLAYING: 'playing', STALLED: 'stalled', SEEKING: 'seeking', PAUSED: 'paused', ENDED: 'ended' });
+const STATES = Object.freeze({ IDLE: 'idle', STARTUP: 'startup', PLAYING: 'playing', STALLED: 'stalled', SEEKING: 'seeking', GAP_JUMP: 'gap-jump', PAUSED: 'paused', ENDED: 'ended' });
 
 function checkTimeline(events) {
   if (!Array.isArray(events)) throw new TypeError('timeline must be an array of events');
@@ -61,11 +66,26 @@ function summarizePlayback(events, { now } = {}) {
   const switches = [];
   const seeks = [];
   let openSeek = null;
+  const gapJumps = [];
+  let jump = null; // the open gap jump: {record, fromPlaying, ms}
   const downloads = { segments: 0, bytes: 0, seconds: 0, weighted: 0 };
 
+  // A jump's wait is rebuffering once it ends in anything but the media's end.
+  function closeJump(counts) {
+    jump.record.waitSeconds = jump.ms / 1000;
+    if (counts) {
+      rebufferMs += jump.ms;
+      if (jump.fromPlaying && jump.ms > 0) rebufferInstances += 1;
+    } else {
+      jump.record.toEnd = true;
+    }
+    jump = null;
+  }
   function leave(t) {
     const dt = t - since;
-    if (state === STATES.PLAYING) {
+    if (state === STATES.GAP_JUMP) {
+      jump.ms += dt;
+    } else if (state === STATES.PLAYING) {
       playMs += dt;
       if (bitrate !== null) {
         bitrateTimeMs += dt;
@@ -78,6 +98,7 @@ function summarizePlayback(events, { now } = {}) {
   }
   function enter(next, t) {
     leave(t);
+    if (state === STATES.GAP_JUMP && next !== STATES.GAP_JUMP) closeJump(next !== STATES.ENDED);
     state = next;
   }
 
@@ -110,8 +131,26 @@ function summarizePlayback(events, { now } = {}) {
         enter(STATES.SEEKING, e.t);
         break;
       }
+      case 'gapJump': {
+        const record = { t: e.t, from: e.from ?? null, to: e.to ?? null, waitSeconds: null };
+        gapJumps.push(record);
+        if (state === STATES.GAP_JUMP) {
+          // Another jump before frames moved again: one wait, timed to the newest jump's end.
+          jump.record.superseded = true;
+          jump.record.waitSeconds = null;
+          jump.record = record;
+        } else if (state === STATES.PLAYING || state === STATES.STALLED) {
+          // Within a stall the stall's instance already counts; the wait goes on.
+          const fromPlaying = state === STATES.PLAYING;
+          leave(e.t);
+          jump = { record, fromPlaying, ms: 0 };
+          state = STATES.GAP_JUMP;
+        }
+        // During startup or a seek's wait the time is that metric's; paused or ended, nothing waits.
+        break;
+      }
       case 'pause':
-        if (state === STATES.PLAYING || state === STATES.STALLED) enter(STATES.PAUSED, e.t);
+        if (state === STATES.PLAYING || state === STATES.STALLED || state === STATES.GAP_JUMP) enter(STATES.PAUSED, e.t);
         break;
       case 'ended':
         enter(STATES.ENDED, e.t);
@@ -139,6 +178,8 @@ function summarizePlayback(events, { now } = {}) {
     }
   }
   leave(end);
+  // Still standing at the record's end: the picture is frozen until then.
+  if (state === STATES.GAP_JUMP) closeJump(true);
 
   const playSeconds = playMs / 1000;
   const rebufferSeconds = rebufferMs / 1000;
@@ -153,6 +194,8 @@ function summarizePlayback(events, { now } = {}) {
     rebufferRate: rebufferSeconds + playSeconds > 0 ? rebufferSeconds / (rebufferSeconds + playSeconds) : 0,
     seeks: seeks.map(({ t, from, to, waitSeconds, superseded }) => ({ t, from, to, waitSeconds, superseded: Boolean(superseded) })),
     meanSeekWaitSeconds: finishedSeeks.length ? finishedSeeks.reduce((s, x) => s + x.waitSeconds, 0) / finishedSeeks.length : null,
+    gapJumps: gapJumps.map(({ t, from, to, waitSeconds, superseded, toEnd }) => ({ t, from, to, waitSeconds, ...(superseded ? { superseded: true } : {}), ...(toEnd ? { toEnd: true } : {}) })),
+    gapJumpCount: gapJumps.length,
     averagePlaybackBitrate: bitrateTimeMs > 0 ? bitrateWeighted / bitrateTimeMs : null,
     averageDownloadedBitrate: downloads.seconds > 0 ? downloads.weighted / downloads.seconds : null,
     switchCount: switches.length,

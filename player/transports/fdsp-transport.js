@@ -15,15 +15,13 @@
 // (webtransport-transport.js). It may add accountingExtras() -> fields for every response.
 //
 // Same interface as the HTTP transports (transport.js); plus setBp(n) (live BP) and stats().
-const { FdspClientCore } = require('../../shared/fdsp/client-core');
+const { FdspClientCore, KEEP_FINISHED } = require('../../shared/fdsp/client-core');
 const frames = require('../../shared/fdsp/frames');
 const { playoutDeadlineMs, NO_STALL } = require('../../shared/fdsp/response-assembly');
 const { WakeTimer } = require('../../shared/fdsp/wake-timer');
 const bpOption = require('./bp-option');
 const { nextBp, parseAutoBp } = require('./bp-controller');
 
-// As many as the core remembers finished responses for their late chunks (client-core.js).
-const HANDED_OVER_KEPT = 64;
 const BP_WHERE = { whole: 'bp (Bitstream Prioritization)', part: 'bp', item: (quoted) => `bp ${quoted}` };
 
 /** The BP option by its one parser (bp-option.js): a number 0-100 or "auto..." text. */
@@ -270,7 +268,8 @@ class FdspTransport {
       ...this.accountingExtras(),
     };
     this.handedOver.set(requestId, accounting);
-    if (this.handedOver.size > HANDED_OVER_KEPT) this.handedOver.delete(this.handedOver.keys().next().value);
+    // As many as the core remembers finished responses for (their late chunks are counted here).
+    if (this.handedOver.size > KEEP_FINISHED) this.handedOver.delete(this.handedOver.keys().next().value);
     // Dynamic BP learns from media segments (the ones with an unreliable part).
     if (this.autoBp && r.unreliableChunks + r.bytesPerChannel.reliable > 0 && r.head.unreliableBytes > 0) {
       const next = nextBp(this.bp, { plr: r.plr, reliableLate: r.reliableLate }, this.autoBp);

@@ -6,7 +6,7 @@
 // playback blamed the network for 1,431 chunks that had only come late. A scripted carrier,
 // Jest's fake clock.
 const frames = require('../../shared/fdsp/frames');
-const { FdspTransport } = require('../../player/transports/fdsp-transport');
+const { ScriptedFdspCarrier, fakeClockAndLocation } = require('../support/scripted-fdsp-carrier');
 const { PlaybackRecorder } = require('../../player/qoe/playback-recorder');
 const { segmentFields } = require('../../player/transports/fdsp-entry-parts');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
@@ -14,24 +14,11 @@ const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const BODY = Uint8Array.from({ length: 4000 }, (_, i) => 1 + ((i * 7) % 250));
 const CHUNKS = [[400, 1300], [1300, 2200], [2200, 3100], [3100, 4000]];
 
-class ScriptedCarrier extends FdspTransport {
-  openSession(handlers) {
-    this.handlers = handlers;
-    return Promise.resolve({ send: () => {}, close() {} });
-  }
-}
 
-beforeEach(() => {
-  jest.useFakeTimers();
-  global.location = { href: 'http://lab.test/' };
-});
-afterEach(() => {
-  jest.useRealTimers();
-  delete global.location;
-});
+fakeClockAndLocation();
 
 test('a chunk after END\'s grace counts into the handed-over segment\'s accounting; the record reads it again', async () => {
-  const t = new ScriptedCarrier({ name: 'datachannel', label: 'dc', protocol: 'datachannel', bp: 10 });
+  const t = new ScriptedFdspCarrier({ name: 'datachannel', label: 'dc', protocol: 'datachannel', bp: 10 });
   await t.connect();
   let done = null;
   t.load({ url: 'http://lab.test/content/c/s1.m4s', responseType: 'text' }, { onProgress() {}, onComplete: (r) => { done = r; }, onError: (e) => { throw e; } });
@@ -60,7 +47,7 @@ test('a chunk after END\'s grace counts into the handed-over segment\'s accounti
 });
 
 test('late chunks of a response no longer remembered, or of none, change nothing', async () => {
-  const t = new ScriptedCarrier({ name: 'datachannel', label: 'dc', protocol: 'datachannel', bp: 10 });
+  const t = new ScriptedFdspCarrier({ name: 'datachannel', label: 'dc', protocol: 'datachannel', bp: 10 });
   await t.connect();
   t.handlers.onMessage(frames.encodeData(77, 400, BODY.subarray(400, 1300)), 'unreliable');
   expect(t.stats()).toMatchObject({ lateChunks: 0 });

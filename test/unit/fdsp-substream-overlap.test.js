@@ -5,7 +5,7 @@
 // response over, with what came of it so far. Without it every segment boundary stalled
 // (paper000-fdsp, 2026-11-26). A scripted carrier, Jest's fake clock.
 const frames = require('../../shared/fdsp/frames');
-const { FdspTransport } = require('../../player/transports/fdsp-transport');
+const { ScriptedFdspCarrier, fakeClockAndLocation } = require('../support/scripted-fdsp-carrier');
 
 const FRAGMENTS = [[0, 1000, 0], [1000, 2000, 0.5], [2000, 3000, 1], [3000, 4000, 1.5]];
 const BODY = Uint8Array.from({ length: 4000 }, (_, i) => 1 + ((i * 7) % 250));
@@ -21,12 +21,6 @@ function response(requestId) {
   ];
 }
 
-class ScriptedCarrier extends FdspTransport {
-  openSession(handlers) {
-    this.handlers = handlers;
-    return Promise.resolve({ send: (f) => this.sent.push(frames.decodeFrame(f)), close() {} });
-  }
-}
 
 function loader() {
   const out = { data: [], done: null, error: null };
@@ -35,21 +29,13 @@ function loader() {
 
 const segment = (n) => ({ url: `http://lab.test/content/c/s${n}.m4s`, responseType: 'arraybuffer', durationSeconds: 2 });
 
-beforeEach(() => {
-  jest.useFakeTimers();
-  global.location = { href: 'http://lab.test/' };
-});
-afterEach(() => {
-  jest.useRealTimers();
-  delete global.location;
-});
+fakeClockAndLocation();
 
 async function playing() {
-  const t = new ScriptedCarrier({
+  const t = new ScriptedFdspCarrier({
     name: 'datachannel', label: 'dc', protocol: 'datachannel', bp: 0,
     nextSegmentUrl: (url) => (url.endsWith('/s1.m4s') ? url.replace('/s1.m4s', '/s2.m4s') : null),
   });
-  t.sent = [];
   await t.connect();
   const first = loader();
   t.load(segment(1), first);

@@ -2,21 +2,11 @@
 // The player's side of STALL frames (player/transports/fdsp-transport.js): the origin hears of
 // each stall's start and end once, on the session that is open, so its chunk deadlines move as
 // the player's do (origin/datachannel/playout-clock.js).
-const { FdspTransport } = require('../../player/transports/fdsp-transport');
-const frames = require('../../shared/fdsp/frames');
-
-class ScriptedCarrier extends FdspTransport {
-  openSession() {
-    const sent = [];
-    this.sessions.push(sent);
-    return Promise.resolve({ send: (f) => sent.push(frames.decodeFrame(f)), close() {} });
-  }
-}
+const { ScriptedFdspCarrier } = require('../support/scripted-fdsp-carrier');
 
 test('STALL true when a stall begins, false when it ends, never twice in a row; a new session starts unstalled', async () => {
   let since = null;
-  const t = new ScriptedCarrier({ name: 'datachannel', label: 'dc', protocol: 'datachannel', stallState: () => ({ totalMs: 0, since }) });
-  t.sessions = [];
+  const t = new ScriptedFdspCarrier({ name: 'datachannel', label: 'dc', protocol: 'datachannel', stallState: () => ({ totalMs: 0, since }) });
   t.stallChanged(); // no session yet: nothing to tell
   await t.connect();
   const sent = t.sessions[0];

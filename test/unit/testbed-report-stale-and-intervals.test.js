@@ -99,6 +99,25 @@ describe('cells measured before a known fix', () => {
     expect(used).toEqual([1]);
   });
 
+  test('a fix scoped to playbacks by id (with their scenario) marks their cells alone', () => {
+    const scen = { name: 'paper000-table2', transports: ['fdsp-bp100', 'http11'], abrs: [] };
+    const jump = [{ commit: 'ddddddd', date: '2026-11-27', what: 'gap jumps', metrics: ['rebufferSeconds'], scope: { scenario: ['paper000-table2'], playback: ['f2'] } }];
+    const rs = [
+      row({ id: 'f1', transport: 'fdsp-bp100', abr: null, network: 'dc-4M', rebufferSeconds: 0.1, commit: 'old' }),
+      row({ id: 'f2', transport: 'fdsp-bp100', abr: null, network: 'sc-4M', rebufferSeconds: 0.4, commit: 'old' }),
+    ];
+    const groups = aggregateRows(rs);
+    const { used } = markCells(groups, new Map(rs.map((r) => [r.id, r])), jump, { contains, namesOf: namesFromScenario(scen) });
+    const cell = (network) => groups.find((g) => g.key.network === network).metrics.rebufferSeconds;
+    expect(cell('sc-4M').predates).toEqual([1]);
+    expect(cell('dc-4M').predates).toBeUndefined();
+    expect(used).toEqual([1]);
+    // The same ids in another scenario are other playbacks.
+    const other = aggregateRows(rs);
+    markCells(other, new Map(rs.map((r) => [r.id, r])), jump, { contains, namesOf: namesFromScenario({ ...scen, name: 'paper000-fdsp' }) });
+    expect(other.find((g) => g.key.network === 'sc-4M').metrics.rebufferSeconds.predates).toBeUndefined();
+  });
+
   test('git history answers "does this code contain the fix", by commit or else by date', () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     const first = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], { encoding: 'utf8' }).trim().split('\n')[0];

@@ -13,17 +13,7 @@ const path = require('node:path');
 const dgram = require('node:dgram');
 const { spawn, execFileSync } = require('node:child_process');
 const readline = require('node:readline');
-const { ip, namespaceNames, namespacePids } = require('./ip-netns');
-
-/**
- * Ends, by PID, every process in one of this link's own namespaces: they survive `ip netns del`.
- * Throws when the namespace does not exist.
- */
-function killProcessesInOwnNamespace(ns) {
-  for (const pid of namespacePids(ns)) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-  }
-}
+const { ip, removeLinkNamespaces } = require('./ip-netns');
 
 class EmulationUnavailableError extends Error {}
 
@@ -117,21 +107,13 @@ async function createEmulatedLink(o = {}) {
       if (link.closed) return;
       link.closed = true;
       live.delete(link);
-      // Processes inside our namespaces survive `ip netns del`: end them first, by PID.
-      for (const ns of [names.serverNs, names.clientNs]) {
-        try {
-          killProcessesInOwnNamespace(ns);
-        } catch { /* namespace absent */ }
-      }
       for (const c of children) {
         try { process.kill(c.pid, 'SIGKILL'); } catch { /* gone */ }
       }
-      for (const ns of [names.serverNs, names.clientNs]) {
-        try { ip('netns', 'del', ns); } catch { /* absent */ }
-      }
-      for (const tun of [names.serverTun, names.clientTun, ...(link.paths || []).slice(1).flatMap((p) => [p.serverTun, p.clientTun])]) {
-        try { ip('link', 'del', tun); } catch { /* went with its namespace or its socat */ }
-      }
+      removeLinkNamespaces({
+        namespaces: [names.serverNs, names.clientNs],
+        devices: [names.serverTun, names.clientTun, ...(link.paths || []).slice(1).flatMap((p) => [p.serverTun, p.clientTun])],
+      });
     },
     async close() {
       const exits = children.filter((c) => c.exitCode === null && c.signalCode === null)
@@ -147,12 +129,7 @@ async function createEmulatedLink(o = {}) {
   live.add(link);
   try {
     // Leftovers of a run of ours that was killed hard (same index): remove them first.
-    for (const ns of [names.serverNs, names.clientNs]) {
-      if (namespaceNames().includes(ns)) {
-        killProcessesInOwnNamespace(ns);
-        ip('netns', 'del', ns);
-      }
-    }
+    removeLinkNamespaces({ namespaces: [names.serverNs, names.clientNs] });
     if (o.clientInHost && linkExists(names.clientTun)) ip('link', 'del', names.clientTun);
     const namespaces = o.clientInHost ? [names.serverNs] : [names.serverNs, names.clientNs];
     for (const ns of namespaces) {

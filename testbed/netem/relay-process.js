@@ -16,22 +16,7 @@
 // the 'exit' and signal hooks of code under test never run).
 const readline = require('node:readline');
 const { UdpRelay } = require('./udp-relay');
-const { ip, namespacePids } = require('./ip-netns');
-
-/** The link's namespaces (and every process still in them: they survive `ip netns del`) and devices. */
-function removeLink({ namespaces = [], devices = [] }) {
-  for (const ns of namespaces) {
-    try {
-      for (const pid of namespacePids(ns)) {
-        try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-      }
-      ip('netns', 'del', ns);
-    } catch { /* absent */ }
-  }
-  for (const dev of devices) {
-    try { ip('link', 'del', dev); } catch { /* went with its namespace or its socat */ }
-  }
-}
+const { removeLinkNamespaces } = require('./ip-netns');
 
 async function main() {
   const relay = new UdpRelay(JSON.parse(process.argv[2]));
@@ -58,7 +43,7 @@ async function main() {
   });
   rl.on('close', () => {
     relay.close();
-    if (process.argv[3]) removeLink(JSON.parse(process.argv[3]));
+    if (process.argv[3]) removeLinkNamespaces(JSON.parse(process.argv[3]));
     process.exit(0);
   });
 }

@@ -2,7 +2,7 @@
 // Figures measured before a fix that changes them are marked where they are printed. The list
 // of such fixes is results/known-fixes.json: per fix its commit, what it changed, the metrics it
 // moves and which playbacks it touches (scope: transports, ABRs, scenarios by registry or
-// scenario name). Each playback records the commit that measured it (runner/code-version.js;
+// scenario name; or the very playbacks, by id, when the stored rows show which ones it changed). Each playback records the commit that measured it (runner/code-version.js;
 // results.csv's `commit`); a cell of the report gets "†N" when one of its playbacks ran on code
 // that does not contain fix N and fix N applies to that metric and playback.
 // The rules are pure (markCells); gitAncestry() answers "does this code contain that fix?".
@@ -11,7 +11,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const DEFAULT_FILE = path.join(__dirname, '..', '..', 'results', 'known-fixes.json');
-const SCOPE_KEYS = ['transport', 'abr', 'scenario'];
+const SCOPE_KEYS = ['transport', 'abr', 'scenario', 'playback'];
 const HEX = /^[0-9a-f]{7,40}$/;
 
 /**
@@ -52,7 +52,7 @@ function loadKnownFixes(file = DEFAULT_FILE, metricKeys = []) {
 }
 
 /**
- * Whether fix f concerns this playback (names: its transport, ABR and scenario names). A
+ * Whether fix f concerns this playback (names: its transport, ABR and scenario names, its id). A
  * transport in a scope is a registry name (every variant of it) or a scenario's label for one
  * variant (names.transportLabel): a fix to one variant of a transport, e.g. WebTransport's
  * single carrier, marks that variant's cells alone.
@@ -147,7 +147,7 @@ function gitAncestry(repoDir = path.join(__dirname, '..', '..')) {
 function namesFromScenario(scenario) {
   const transportName = new Map((scenario.transports || []).map((t) => (typeof t === 'string' ? [t, t] : [t.label || t.name, t.name])));
   const abrName = new Map((scenario.abrs || []).map((a) => [a.label || a.name, a.name]));
-  return (row) => ({ transport: transportName.get(row.transport) ?? row.transport, transportLabel: row.transport, abr: row.abr === null ? null : abrName.get(row.abr) ?? row.abr, scenario: scenario.name });
+  return (row) => ({ transport: transportName.get(row.transport) ?? row.transport, transportLabel: row.transport, abr: row.abr === null ? null : abrName.get(row.abr) ?? row.abr, scenario: scenario.name, playback: row.id });
 }
 
 module.exports = { loadKnownFixes, markCells, inScope, gitAncestry, namesFromScenario, DEFAULT_FILE };

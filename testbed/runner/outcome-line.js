@@ -46,6 +46,7 @@ function playbackParts(r) {
     `${s.averagePlaybackBitrate === null ? '-' : (s.averagePlaybackBitrate / 1e6).toFixed(2)} Mbit/s`,
   ];
   if (s.meanSeekWaitSeconds !== null) parts.push(`seek wait ${s.meanSeekWaitSeconds.toFixed(2)} s`);
+  if (s.gapJumpCount) parts.push(`${s.gapJumpCount} gap jump(s)`);
   if (Number.isFinite(s.liveLatencyMeanSeconds)) parts.push(`live latency ${s.liveLatencyMeanSeconds.toFixed(1)} s (+${s.liveLatencyGrowthSeconds.toFixed(1)})`);
   if (r.metrics && r.metrics.linkUtilization !== null) parts.push(`link use ${(100 * r.metrics.linkUtilization).toFixed(0)} %`);
   for (const f of r.competingFlows || []) parts.push(`${f.label} (${f.ccSeen || `${f.cc}?`}) ${mbps(f.meanThroughput)} Mbit/s`);

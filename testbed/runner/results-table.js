@@ -41,6 +41,9 @@ const RUN = [
   ['rebufferInstances', '', (r) => r.summary && r.summary.rebufferInstances],
   ['rebufferSeconds', 's', (r) => r.summary && r.summary.rebufferSeconds],
   ['rebufferRate', '', (r) => r.summary && r.summary.rebufferRate],
+  // The player's own jumps over gaps in its buffer (their waits are in the rebuffering above);
+  // empty in records from before they were told from the viewer's seeks.
+  ['gapJumps', '', (r) => r.summary && r.summary.gapJumpCount],
   ['playSeconds', 's', (r) => r.summary && r.summary.playSeconds],
   ['averagePlaybackBitrate', 'bit/s', (r) => r.summary && r.summary.averagePlaybackBitrate],
   ['averageDownloadedBitrate', 'bit/s', (r) => r.summary && r.summary.averageDownloadedBitrate],
