@@ -5,6 +5,7 @@
 // transports' own columns and options come from the transport registry (player/transports/).
 
 const { transports, transportOptions } = require('../../player/transports');
+const { bufferOccupancy } = require('../../player/qoe/buffer-occupancy');
 
 const column = ([name, unit, get]) => ({ name, unit, get });
 
@@ -13,6 +14,11 @@ function tcpCongestionControls(r) {
   if (!r.tcp) return null;
   if (r.tcp.byPath) return r.tcp.byPath.map((p) => (p.congestionControls || []).join('+') || '-').join('|');
   return (r.tcp.congestionControls || []).join('+') || null;
+}
+
+/** The buffer's level while fed (buffer-occupancy.js), from the record's series. */
+function occupancy(r) {
+  return r.qoe ? bufferOccupancy(r.qoe.bufferSeries, r.qoe.timeline) : null;
 }
 
 function extraPathShare(r) {
@@ -45,6 +51,8 @@ const RUN = [
   // empty in records from before they were told from the viewer's seeks.
   ['gapJumps', '', (r) => r.summary && r.summary.gapJumpCount],
   ['playSeconds', 's', (r) => r.summary && r.summary.playSeconds],
+  ['bufferLevelMeanSeconds', 's', (r) => occupancy(r)?.meanSeconds],
+  ['bufferLevelSdSeconds', 's', (r) => occupancy(r)?.sdSeconds],
   ['averagePlaybackBitrate', 'bit/s', (r) => r.summary && r.summary.averagePlaybackBitrate],
   ['averageDownloadedBitrate', 'bit/s', (r) => r.summary && r.summary.averageDownloadedBitrate],
   ['switchCount', '', (r) => r.summary && r.summary.switchCount],
