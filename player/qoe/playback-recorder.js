@@ -138,7 +138,8 @@ class PlaybackRecorder {
     } else {
       this.announceSeek(from, to, scheduled);
     }
-    const token = { gapJump };
+    // A jump within a seek's wait (over a gap at its target) goes on being that seek's wait.
+    const token = { gapJump: gapJump && !this.seekPending };
     this.pendingSeek = token;
     const v = this.video;
     let frames = 0;

@@ -107,6 +107,22 @@ describe('recorder', () => {
     expect(types()).toEqual(['load', 'playing', 'gapJump']);
   });
 
+  test("a jump within a scheduled seek's wait leaves it the seek's wait", () => {
+    clock = 2000;
+    recorder.seek(20, 60, { scheduled: true });
+    video.currentTime = 60;
+    video.dispatchEvent(new Event('seeking'));
+    recorder.viewerSeeking();
+    jest.runOnlyPendingTimers();
+    clock = 2500;
+    video.currentTime = 60.3;
+    video.dispatchEvent(new Event('seeking')); // dash.js's jump over a gap at the target
+    jest.runOnlyPendingTimers();
+    expect(types()).toEqual(['load', 'playing', 'seek', 'gapJump']);
+    expect(recorder.seekPending).toBe(true);
+    expect(seeksHeard).toEqual([{ fromSeconds: 20, toSeconds: 60, scheduled: true }]);
+  });
+
   test("the player's report after the recorder's listener makes it the viewer's seek", () => {
     clock = 2000;
     video.currentTime = 40;
