@@ -115,8 +115,10 @@ async function startPlayback(o) {
     } : null,
     liveLatency: o.live ? () => player.getCurrentLiveLatency() : null,
     // dash.js raises PLAYBACK_SEEKING for every seek but its own (below): the recorder tells
-    // the viewer's seeks from its jumps over gaps in the buffer by that.
+    // the viewer's seeks from dash.js's jumps over gaps in the buffer by that, and the jump to
+    // the media's end (which dash.js raises) by its target and the gap limit.
     playerReportsSeeks: true,
+    endJumpWindowSeconds: player.getSettings().streaming.gaps.smallGapLimit,
     config: {
       content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek),
       live: Boolean(o.live), ...(o.live ? { liveDelaySeconds } : {}), ...transportEntry.configFields(transport), userAgent: navigator.userAgent,
@@ -166,7 +168,7 @@ async function startPlayback(o) {
   const E = o.dashjs.MediaPlayer.events;
   // Before dash.js's own listeners: they ask the ABR for the seek's target, and the ABR must
   // have heard of the seek first (onSeek); keepBitrateOnSeek's listener comes after this one.
-  player.on(E.PLAYBACK_SEEKING, () => recorder.viewerSeeking(), null, { priority: SEEK_LISTENER_PRIORITY });
+  player.on(E.PLAYBACK_SEEKING, (e) => recorder.viewerSeeking({ seekTime: e.seekTime }), null, { priority: SEEK_LISTENER_PRIORITY });
   player.on(E.QUALITY_CHANGE_RENDERED, (e) => {
     if (e.mediaType && e.mediaType !== 'video') return;
     const rep = e.newRepresentation;

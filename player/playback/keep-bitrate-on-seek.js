@@ -10,8 +10,7 @@
  * Must be called after lab-player.js has passed dash.js's PLAYBACK_SEEKING to the recorder
  * (recorder.viewerSeeking()): that listener notes what was on screen, and this one reads it. Both
  * run before dash.js's own PLAYBACK_SEEKING listeners (priority, below), which fetch the
- * target. dash.js raises no PLAYBACK_SEEKING for its own jumps over gaps in the buffer: a jump
- * holds nothing.
+ * target. A seek the recorder takes for the player's own (a jump over a gap) holds nothing.
  * @param {object} o
  * @param {object} o.player      the dash.js MediaPlayer
  * @param {object} o.events      dash.js's MediaPlayer.events

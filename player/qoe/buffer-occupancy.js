@@ -4,7 +4,8 @@
 // shows plots; the lab puts a number on them: the mean and the standard deviation of the
 // sampled buffer level from the first frame to the end of the last segment's download. After
 // that the buffer can only drain to the end of the media, whatever the transport, so that tail
-// is left out. Pure.
+// is left out; so are seek waits (a seek empties the buffer by the seek, not by the transport).
+// Stalls stay in: the buffer running dry is what the paper's plots show. Pure.
 
 /**
  * @param {[number, number][]} bufferSeries  [t ms, seconds buffered ahead], sampled evenly
@@ -18,7 +19,14 @@ function bufferOccupancy(bufferSeries, timeline) {
   const segments = timeline.filter((e) => e.type === 'segment');
   const last = segments.length ? segments[segments.length - 1] : null;
   if (!first || !last || !(last.t > first.t)) return null;
-  const levels = bufferSeries.filter(([t, v]) => t >= first.t && t <= last.t && Number.isFinite(v)).map(([, v]) => v);
+  const seekWaits = [];
+  timeline.forEach((e, i) => {
+    if (e.type !== 'seek') return;
+    const resumed = timeline.slice(i + 1).find((x) => x.type === 'playing');
+    seekWaits.push([e.t, resumed ? resumed.t : Infinity]);
+  });
+  const inSeekWait = (t) => seekWaits.some(([from, to]) => t >= from && t < to);
+  const levels = bufferSeries.filter(([t, v]) => t >= first.t && t <= last.t && Number.isFinite(v) && !inSeekWait(t)).map(([, v]) => v);
   if (!levels.length) return null;
   const mean = levels.reduce((a, b) => a + b, 0) / levels.length;
   const variance = levels.reduce((a, v) => a + (v - mean) ** 2, 0) / levels.length;

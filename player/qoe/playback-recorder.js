@@ -25,10 +25,14 @@ class PlaybackRecorder {
    *   only): sampled while frames play
    * @param {boolean} [opts.playerReportsSeeks]  the player calls viewerSeeking() for every seek
    *   it did not start itself (dash.js's PLAYBACK_SEEKING); an unscheduled seek it does not
-   *   report is then the player's own jump over a gap in the buffer (gapJump), not the viewer's
+   *   report is then the player's own (playerSeek: over a gap in the buffer, ...), not the viewer's
+   * @param {number} [opts.endJumpWindowSeconds]  a reported seek to the very end of on-demand media
+   *   from within this many seconds of it is the player's own jump over the last gap (dash.js's
+   *   streaming.gaps.smallGapLimit, 1.5 s by default: with one period dash.js reports it as a seek)
    */
-  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null, playerReportsSeeks = false }) {
+  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null, playerReportsSeeks = false, endJumpWindowSeconds = 1.5 }) {
     this.playerReportsSeeks = playerReportsSeeks;
+    this.endJumpWindowSeconds = endJumpWindowSeconds;
     this.liveLatency = liveLatency;
     this.liveLatencySeries = []; // [t ms, seconds behind the broadcast], while playing
     this.transportStats = transportStats;
@@ -75,19 +79,21 @@ class PlaybackRecorder {
       ended: () => this.event('ended', { mediaTime: v.currentTime }),
       // A person seeking with the video controls: the same measurement as a scheduled seek
       // (a scheduled one is already pending when its 'seeking' arrives). Or the player's own
-      // seek over a gap in the buffer (dash.js's GapController: lost FDSP data leaves gaps),
-      // which the viewer sees as a freeze, not as a seek: a gapJump (see viewerSeeking()).
+      // seek (dash.js: over a gap in the buffer, as lost FDSP data leaves them; to the start of
+      // what is buffered), which the viewer sees as a freeze or nothing, not as a seek: a
+      // playerSeek (see viewerSeeking()).
       seeking: () => {
         // dash.js positions a live playback at its start time (the live edge minus the target
         // latency) before the first frame: that 'seeking' is the player's, not the viewer's.
         if (this.liveLatency && !this.timeline.some((e) => e.type === 'playing')) return;
+        this.markSeekingDispatch();
         if (this.scheduledSeekStarting) {
           this.scheduledSeekStarting = false;
           return;
         }
         const viewers = !this.playerReportsSeeks || this.viewerSeekReported;
         this.viewerSeekReported = false;
-        this.seek(this.lastMediaTime, v.currentTime, { gapJump: !viewers });
+        this.seek(this.lastMediaTime, v.currentTime, { playerSeek: !viewers });
       },
       timeupdate: () => {
         if (!v.seeking) this.lastMediaTime = v.currentTime;
@@ -125,21 +131,22 @@ class PlaybackRecorder {
    * "request to the playback of the seek-to segment". requestVideoFrameCallback reports
    * frames as they are presented, with their media time.
    */
-  seek(from, to, { scheduled = false, gapJump = false } = {}) {
+  seek(from, to, { scheduled = false, playerSeek = false } = {}) {
     // The element fires 'seeking' for a scheduled seek too; that one must not count twice.
     this.scheduledSeekStarting = scheduled;
-    if (gapJump) {
+    if (playerSeek) {
       // Until the player says it was the viewer's (viewerSeeking(), in the same 'seeking'
       // dispatch): the ABR hears of the viewer's seeks only.
-      this.event('gapJump', { from, to });
-      const jump = this.timeline[this.timeline.length - 1];
-      this.unjudgedJump = jump;
-      setTimeout(() => { if (this.unjudgedJump === jump) this.unjudgedJump = null; }, 0);
+      this.event('playerSeek', { from, to });
+      const own = this.timeline[this.timeline.length - 1];
+      this.unjudgedSeek = own;
+      setTimeout(() => { if (this.unjudgedSeek === own) this.unjudgedSeek = null; }, 0);
     } else {
       this.announceSeek(from, to, scheduled);
     }
-    // A jump within a seek's wait (over a gap at its target) goes on being that seek's wait.
-    const token = { gapJump: gapJump && !this.seekPending };
+    // The player's own seek within a seek's wait (to what is buffered at its target) goes on
+    // being that seek's wait.
+    const token = { playerSeek: playerSeek && !this.seekPending };
     this.pendingSeek = token;
     const v = this.video;
     let frames = 0;
@@ -150,7 +157,7 @@ class PlaybackRecorder {
       frames += 1;
       if (frames >= 2) {
         this.pendingSeek = null;
-        this.event('playing', { mediaTime: v.currentTime, ...(token.gapJump ? { afterGapJump: true } : { afterSeek: true }) });
+        this.event('playing', { mediaTime: v.currentTime, ...(token.playerSeek ? { afterPlayerSeek: true } : { afterSeek: true }) });
         return;
       }
       v.requestVideoFrameCallback(onFrame);
@@ -172,28 +179,47 @@ class PlaybackRecorder {
     if (this.onSeek) this.onSeek({ fromSeconds: from, toSeconds: to, scheduled });
   }
 
+  /** Notes that the recorder's own 'seeking' listener has run in this dispatch. */
+  markSeekingDispatch() {
+    const mark = {};
+    this.seekingDispatch = mark;
+    setTimeout(() => { if (this.seekingDispatch === mark) this.seekingDispatch = null; }, 0);
+  }
+
   /**
-   * The player reports a seek it did not start itself (dash.js's PLAYBACK_SEEKING: it is not
-   * raised for its internal seeks). It comes in the same 'seeking' dispatch as the element's
-   * event, before or after the recorder's own listener: a jump recorded just now becomes the
-   * viewer's seek; otherwise the next 'seeking' (this task's) is taken as the viewer's.
+   * The player reports a seek it did not start itself (dash.js's PLAYBACK_SEEKING, {seekTime}:
+   * it is not raised for its internal seeks). It comes in the same 'seeking' dispatch as the
+   * element's event, before or after the recorder's own listener: a playerSeek recorded just now
+   * becomes the viewer's seek; otherwise, unless the recorder has already seen this dispatch's
+   * 'seeking' (a scheduled seek's), the next 'seeking' is taken as the viewer's. One exception:
+   * dash.js's jump over the last gap to the end of on-demand media is raised as a seek when the
+   * media has one period; a seek to the very end from within endJumpWindowSeconds of it stays
+   * the player's.
    */
-  viewerSeeking() {
-    const jump = this.unjudgedJump;
-    this.unjudgedJump = null;
-    if (jump) {
-      this.timeline.splice(this.timeline.indexOf(jump), 1);
-      if (this.pendingSeek) this.pendingSeek.gapJump = false;
-      this.announceSeek(jump.from, jump.to, false);
+  viewerSeeking({ seekTime } = {}) {
+    if (this.isJumpToEnd(seekTime)) return;
+    const own = this.unjudgedSeek;
+    this.unjudgedSeek = null;
+    if (own) {
+      this.timeline.splice(this.timeline.indexOf(own), 1);
+      if (this.pendingSeek) this.pendingSeek.playerSeek = false;
+      this.announceSeek(own.from, own.to, false);
       return;
     }
+    if (this.seekingDispatch) return;
     this.viewerSeekReported = true;
     setTimeout(() => { this.viewerSeekReported = false; }, 0);
   }
 
-  /** True from a seek request until a frame at the target is playing (a gap jump is no seek). */
+  isJumpToEnd(to) {
+    const end = this.video.duration;
+    if (!Number.isFinite(end) || !Number.isFinite(to)) return false;
+    return to >= end - 0.05 && this.lastMediaTime >= end - this.endJumpWindowSeconds;
+  }
+
+  /** True from a seek request until a frame at the target is playing (the player's own seeks are none). */
   get seekPending() {
-    return Boolean(this.pendingSeek && !this.pendingSeek.gapJump);
+    return Boolean(this.pendingSeek && !this.pendingSeek.playerSeek);
   }
 
   /** The representation on screen changed. */

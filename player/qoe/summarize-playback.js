@@ -8,11 +8,13 @@
 // - seek wait: from a seek request to playback resuming at the target; a seek during startup or
 //   during another seek's wait ends that wait and starts its own.
 // - rebuffering: a stall during playback (not startup, not a seek wait) until playback resumes;
-//   instances and total time are both reported. The player's own jump over a gap in the buffer
-//   (dash.js's GapController, e.g. where FDSP data was lost) is no seek of the viewer's: from the
-//   jump until frames advance again the picture stands still, so that wait is rebuffering (an
-//   instance when it interrupted playing and lasted at all; one jump to the media's end is none).
-//   The jumps are also listed apart (gapJumps).
+//   instances and total time are both reported. A seek the player makes itself during playback
+//   (dash.js over a gap in its buffer, e.g. where FDSP data was lost) is no seek of the viewer's:
+//   from it until frames advance again the picture stands still or jumps, so that wait is
+//   rebuffering, an instance when it interrupted playing, however short (as any 'waiting' is;
+//   a jump whose target was buffered waits a frame or two); one that ends the media is none.
+//   gapJumpCount counts these; playerSeeks lists every seek of the player's own, also those during
+//   startup or a seek's wait (dash.js moving to what is buffered), whose time is those metrics'.
 // - rebuffer rate = rebuffer time / (rebuffer time + media play time).
 // - average playback bitrate: the rendered representation's bitrate weighted by the wall time
 //   it was playing (what the viewer actually saw, not what was downloaded).
@@ -25,7 +27,7 @@
 //   {type:'playing', t}                        frames are advancing
 //   {type:'stall', t}                          playback stopped for lack of data
 //   {type:'seek', t, from, to}                 seek requested (media seconds)
-//   {type:'gapJump', t, from, to}              the player jumped over a gap in its buffer
+//   {type:'playerSeek', t, from, to}           the player seeked by itself (over a gap, ...)
 //   {type:'pause', t} / {type:'ended', t}      the viewer paused / the media ended
 //   {type:'quality', t, bandwidth, representationId}   rendered quality changed
 //   {type:'segment', t, bandwidth, durationSeconds, bytes}  a media segment finished downloading
@@ -66,8 +68,8 @@ function summarizePlayback(events, { now } = {}) {
   const switches = [];
   const seeks = [];
   let openSeek = null;
-  const gapJumps = [];
-  let jump = null; // the open gap jump: {record, fromPlaying, ms}
+  const playerSeeks = [];
+  let jump = null; // the open wait after the player's own seek during playback: {record, fromPlaying, ms}
   const downloads = { segments: 0, bytes: 0, seconds: 0, weighted: 0 };
 
   // A jump's wait is rebuffering once it ends in anything but the media's end.
@@ -131,9 +133,9 @@ function summarizePlayback(events, { now } = {}) {
         enter(STATES.SEEKING, e.t);
         break;
       }
-      case 'gapJump': {
-        const record = { t: e.t, from: e.from ?? null, to: e.to ?? null, waitSeconds: null };
-        gapJumps.push(record);
+      case 'playerSeek': {
+        const record = { t: e.t, from: e.from ?? null, to: e.to ?? null, during: state, waitSeconds: null };
+        playerSeeks.push(record);
         if (state === STATES.GAP_JUMP) {
           // Another jump before frames moved again: one wait, timed to the newest jump's end.
           jump.record.superseded = true;
@@ -194,8 +196,8 @@ function summarizePlayback(events, { now } = {}) {
     rebufferRate: rebufferSeconds + playSeconds > 0 ? rebufferSeconds / (rebufferSeconds + playSeconds) : 0,
     seeks: seeks.map(({ t, from, to, waitSeconds, superseded }) => ({ t, from, to, waitSeconds, superseded: Boolean(superseded) })),
     meanSeekWaitSeconds: finishedSeeks.length ? finishedSeeks.reduce((s, x) => s + x.waitSeconds, 0) / finishedSeeks.length : null,
-    gapJumps: gapJumps.map(({ t, from, to, waitSeconds, superseded, toEnd }) => ({ t, from, to, waitSeconds, ...(superseded ? { superseded: true } : {}), ...(toEnd ? { toEnd: true } : {}) })),
-    gapJumpCount: gapJumps.length,
+    playerSeeks: playerSeeks.map(({ t, from, to, during, waitSeconds, superseded, toEnd }) => ({ t, from, to, during, waitSeconds, ...(superseded ? { superseded: true } : {}), ...(toEnd ? { toEnd: true } : {}) })),
+    gapJumpCount: playerSeeks.filter((x) => x.during === STATES.PLAYING || x.during === STATES.STALLED).length,
     averagePlaybackBitrate: bitrateTimeMs > 0 ? bitrateWeighted / bitrateTimeMs : null,
     averageDownloadedBitrate: downloads.seconds > 0 ? downloads.weighted / downloads.seconds : null,
     switchCount: switches.length,

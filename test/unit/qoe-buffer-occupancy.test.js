@@ -22,6 +22,13 @@ test('mean and standard deviation of the level between the first frame and the l
   expect(o.sdSeconds).toBeCloseTo(Math.sqrt((4 + 0 + 4 + 0) / 4), 12);
 });
 
+test("a seek's wait is left out: the seek empties the buffer, not the transport", () => {
+  const withSeek = [...TIMELINE.slice(0, 3), { type: 'seek', t: 2000, from: 1, to: 20 }, { type: 'playing', t: 2600 }, ...TIMELINE.slice(3)];
+  const o = bufferOccupancy(SERIES, withSeek);
+  expect(o.samples).toBe(2); // 2000 and 2500 are in the wait
+  expect(o.meanSeconds).toBeCloseTo(3, 12);
+});
+
 test('nothing to say without a first frame, a later download, or samples', () => {
   expect(bufferOccupancy(SERIES, TIMELINE.filter((e) => e.type !== 'playing'))).toBeNull();
   expect(bufferOccupancy(SERIES, TIMELINE.filter((e) => e.t <= 1000))).toBeNull();

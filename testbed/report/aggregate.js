@@ -21,8 +21,9 @@ const BASE_METRICS = [
   // time and in the count: derived from the two columns above, so any run can be read both ways.
   { key: 'rebufferInstancesWithStartup', label: 'Rebuffer instances, startup counted as instance 1 (paper 000 Table 3\'s definition)', unit: '', scale: 1, digits: 1, derive: (r) => (r.rebufferInstances === null || r.rebufferInstances === undefined || r.startupDelaySeconds === null || r.startupDelaySeconds === undefined ? null : r.rebufferInstances + 1) },
   { key: 'rebufferSecondsWithStartup', label: 'Rebuffer time, startup delay included (paper 000 Table 3\'s definition)', unit: 's', scale: 1, digits: 2, derive: (r) => (r.rebufferSeconds === null || r.rebufferSeconds === undefined || r.startupDelaySeconds === null || r.startupDelaySeconds === undefined ? null : r.rebufferSeconds + r.startupDelaySeconds) },
-  // Paper 000 Fig. 10 (buffer steadiness): from the first frame to the last segment's download.
-  { key: 'bufferLevelMeanSeconds', label: 'Buffer level, mean while fed (first frame to the last segment downloaded)', unit: 's', scale: 1, digits: 1 },
+  // Paper 000 Fig. 10 (buffer steadiness): from the first frame to the last segment's download,
+  // seek waits left out (player/qoe/buffer-occupancy.js).
+  { key: 'bufferLevelMeanSeconds', label: 'Buffer level, mean while fed (first frame to the last segment downloaded, seek waits left out)', unit: 's', scale: 1, digits: 1 },
   { key: 'bufferLevelSdSeconds', label: 'Buffer level, standard deviation while fed (paper 000 Fig. 10: lower is steadier)', unit: 's', scale: 1, digits: 2 },
   { key: 'averagePlaybackBitrate', label: 'Average playback bitrate (weighted by time on screen)', unit: 'kbit/s', scale: 1e-3, digits: 0, bar: true },
   { key: 'averageDownloadedBitrate', label: 'Average bitrate of the downloaded segments (paper 002\'s definition)', unit: 'kbit/s', scale: 1e-3, digits: 0 },
