@@ -57,6 +57,14 @@ test('paper 000\'s rebuffering (startup as instance 1) is derived beside ours', 
   expect(none.metrics.rebufferSecondsWithStartup.n).toBe(0);
 });
 
+test('bytes on the wire (paper 000 Fig. 9\'s bandwidth needed) are a report metric, shown in MB', () => {
+  const rows = [94.477e6, 95.1e6, 93.9e6].map((b, i) => row({ id: `fdsp.${i}`, transport: 'fdsp', abr: 'fixed', network: 'sc', wireBytesDown: b }));
+  const t = pivot(aggregateRows(rows), 'wireBytesDown');
+  // mean 94.492, sd 0.6002 -> t(2) 4.303 x 0.3465 = 1.49
+  expect(formatCell(t.cells[0][0], metric('wireBytesDown'))).toBe('94.49 ± 1.49 (93.90-95.10, n=3)');
+  expect(metric('wireBytesDown')).toMatchObject({ unit: 'MB', bar: true });
+});
+
 describe('cells measured before a known fix', () => {
   const scenario = { name: 'paper002-connswitch', transports: ['http11', { name: 'h3', label: 'quic' }], abrs: [{ name: 'sara', label: 'sara' }, { name: 'basic', label: 'basic' }] };
   const fixes = [

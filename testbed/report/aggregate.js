@@ -35,6 +35,9 @@ const BASE_METRICS = [
   { key: 'linkUtilization', label: 'Link utilization (media throughput / available rate)', unit: '%', scale: 100, digits: 1, bar: true },
   { key: 'overhead', label: 'Overhead (1 - media bytes / downlink IP bytes)', unit: '%', scale: 100, digits: 2, bar: true },
   { key: 'mediaThroughput', label: 'Media throughput', unit: 'kbit/s', scale: 1e-3, digits: 0 },
+  // Paper 000 Sect. 5.2 / Fig. 9 compares the bandwidth each transport needed for the same clip
+  // (94,477 KB for FDSP against 155,441 KB for TCP): every IP byte the client received.
+  { key: 'wireBytesDown', label: 'Bytes on the wire, downlink (IP bytes the client received; paper 000 Fig. 9)', unit: 'MB', scale: 1e-6, digits: 2, bar: true },
   { key: 'tcpRetransSegments', label: 'TCP segments retransmitted by the origin (ss -ti, all connections and subflows seen)', unit: '', scale: 1, digits: 0 },
   { key: 'extraPathShare', label: 'Share of downlink bytes over the extra paths (Multipath TCP)', unit: '%', scale: 100, digits: 1, bar: true },
   // Throughput runs and competing flows (paper 001 Figs. 6-7); the model's bound is shown
