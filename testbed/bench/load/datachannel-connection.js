@@ -5,12 +5,6 @@
 // 127.0.0.N and gathers ICE there too.
 const { connectFdsp } = require('../../datachannel/node-fdsp-client');
 
-// node-datachannel as the offering side now and then fails a setup at once (the peer
-// connection "failed" ~10 ms after gathering, before the origin's answer is in; about 1 in 50
-// on loopback): a client-side flake, not the origin's. A setup is tried this often before the
-// request fails; every retry is reported (onSetupRetry), none is hidden.
-const SETUP_ATTEMPTS = 3;
-
 /**
  * @param {string} signalingUrl  ws://127.0.0.1:PORT/fdsp
  * @param {{localAddress: string, onBytes: (n: number) => void, onSetupRetry: (message: string) => void}} o
@@ -22,17 +16,8 @@ function openDataChannelConnection(signalingUrl, { localAddress, onBytes, onSetu
     if (client) client.close();
     client = null;
   };
-  const setUp = async () => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await connectFdsp(signalingUrl, { bindAddress: localAddress, localAddress });
-      } catch (err) {
-        // Only that flake is retried; a refusal by the origin (429, 503) or a timeout is an error.
-        if (attempt >= SETUP_ATTEMPTS || !/^the peer connection failed before/.test(err.message)) throw err;
-        onSetupRetry(err.message);
-      }
-    }
-  };
+  // connectFdsp retries node-datachannel's setup flake and reports each retry here.
+  const setUp = () => connectFdsp(signalingUrl, { bindAddress: localAddress, localAddress, onSetupRetry });
   const current = async () => {
     if (client && !client.closed && client.reliable.isOpen()) return client;
     drop();
