@@ -25,18 +25,18 @@ const SETUP_FLAKE = /^the peer connection failed before/;
 
 /**
  * @param {string} signalingUrl  ws://host:port/fdsp
- * @param {{bindAddress?: string, localAddress?: string, timeoutMs?: number, setupAttempts?: number, onSetupRetry?: (message: string) => void}} [o]
+ * @param {{bindAddress?: string, localAddress?: string, timeoutMs?: number, onSetupRetry?: (message: string) => void}} [o]
  *   bindAddress: where ICE gathers; localAddress: the signaling WebSocket's source address (the
  *   origin limits DataChannel sessions per client address, so a load test spreads over 127.0.0.N);
  *   onSetupRetry: told of each failed setup that is tried again (default: a line on stderr)
  */
-async function connectFdsp(signalingUrl, { setupAttempts = SETUP_ATTEMPTS, onSetupRetry = (m) => console.warn(`fdsp client: setup retried: ${m}`), ...o } = {}) {
+async function connectFdsp(signalingUrl, { onSetupRetry = (m) => console.warn(`fdsp client: setup retried: ${m}`), ...o } = {}) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await connectOnce(signalingUrl, o);
     } catch (err) {
       // Only that flake is retried; a refusal by the origin (429, 503) or a timeout is an error.
-      if (attempt >= setupAttempts || !SETUP_FLAKE.test(err.message)) throw err;
+      if (attempt >= SETUP_ATTEMPTS || !SETUP_FLAKE.test(err.message)) throw err;
       onSetupRetry(err.message);
     }
   }
