@@ -78,11 +78,15 @@ async function playWebTransport(options) {
   // must be such a drop on this host, never the transport's doing. The counter is the host's:
   // other processes' drops only loosen the bound.
   process.stderr.write(`webtransport ${JSON.stringify(options)}: ${t.lostChunks} of ${t.unreliableChunks} chunks lost (${t.lateChunks} late), ${socketDrops} UDP receive-buffer drops on the host\n`);
-  // A few more go missing than the host counted (7-11 of ~28,000 in three runs, all on the
-  // cubic session; none on the paced one): not yet attributed (a response still in flight
-  // when the playback stopped is one candidate), so they get a margin of 0.1 % of the
-  // chunks, and anything beyond it fails.
-  expect(t.lostChunks - t.lateChunks).toBeLessThanOrEqual(socketDrops + Math.ceil(0.001 * t.unreliableChunks));
+  // A few more go missing than the host counted, all on the unpaced cubic session, none on the
+  // paced ones: 7-11 of ~28,000 in three runs, at most 7 in five more, and 35 of 29,290 (0.12 %) in
+  // one CI run on a loaded machine with 939 socket drops (a 0.1 % margin failed it). Not yet
+  // attributed; the excess grew with the drops, which fits one candidate: at BP 0 the
+  // unreliable parts can end in short chunks, quinn can pack two such datagrams into a packet,
+  // and one socket drop then loses both. Softnet backlog drops and UDP memory errors were
+  // checked and were 0. So the margin is 0.3 % of the chunks (~2.5x the worst seen), and
+  // anything beyond it fails.
+  expect(t.lostChunks - t.lateChunks).toBeLessThanOrEqual(socketDrops + Math.ceil(0.003 * t.unreliableChunks));
   // A segment with nothing lost is the file, byte for byte (and the small early ones are).
   expect(qoe.segments.filter((seg) => seg.lostChunks === 0).length).toBeGreaterThan(0);
   for (const seg of qoe.segments) {

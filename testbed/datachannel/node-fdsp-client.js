@@ -19,9 +19,10 @@ const END_WAIT_MS = 5000;
 // node-datachannel as the offering side now and then fails a setup at once (the peer
 // connection "failed" ~10 ms after gathering, before the origin's answer is in; about 1 in 50
 // on loopback): a client-side flake, not the origin's. A setup is tried this often before
-// connectFdsp rejects; every retry is reported (onSetupRetry), none is hidden.
+// connectFdsp rejects; every retry is reported (onSetupRetry), none is hidden. connectOnce
+// marks that failure on its error (setupFlake) where it sees the state, so no message has to
+// match.
 const SETUP_ATTEMPTS = 3;
-const SETUP_FLAKE = /^the peer connection failed before/;
 
 /**
  * @param {string} signalingUrl  ws://host:port/fdsp
@@ -36,7 +37,7 @@ async function connectFdsp(signalingUrl, { onSetupRetry = (m) => console.warn(`f
       return await connectOnce(signalingUrl, o);
     } catch (err) {
       // Only that flake is retried; a refusal by the origin (429, 503) or a timeout is an error.
-      if (attempt >= SETUP_ATTEMPTS || !SETUP_FLAKE.test(err.message)) throw err;
+      if (attempt >= SETUP_ATTEMPTS || !err.setupFlake) throw err;
       onSetupRetry(err.message);
     }
   }
@@ -69,20 +70,20 @@ async function connectOnce(signalingUrl, { bindAddress, localAddress, timeoutMs 
   pc.setLocalDescription('offer');
   await new Promise((resolve, reject) => {
     let settled = false;
-    const giveUp = (why) => {
+    const giveUp = (why, { setupFlake = false } = {}) => {
       if (settled) return;
       settled = true;
       clearTimeout(t);
       // Not left behind half open: the caller never gets these to close.
       try { pc.close(); } catch { /* closed */ }
       ws.close();
-      reject(new Error(`${why}${serverErrors.length ? ` (${serverErrors.join('; ')})` : ''}`));
+      reject(Object.assign(new Error(`${why}${serverErrors.length ? ` (${serverErrors.join('; ')})` : ''}`), { setupFlake }));
     };
     const t = setTimeout(() => giveUp(`DataChannel did not open within ${timeoutMs} ms`), timeoutMs);
     // The setup flake above fails the peer connection before the answer is in; waiting out
     // the timeout for it only delays the retry.
     pc.onStateChange((state) => {
-      if (state === 'failed' || state === 'closed') giveUp(`the peer connection ${state} before the DataChannels opened`);
+      if (state === 'failed' || state === 'closed') giveUp(`the peer connection ${state} before the DataChannels opened`, { setupFlake: state === 'failed' });
     });
     const check = () => {
       if (!settled && reliable.isOpen() && unreliable.isOpen()) {
