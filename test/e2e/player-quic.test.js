@@ -50,14 +50,22 @@ test('h3: every response came over HTTP/3, byte for byte, and the origin logged 
   expect(new Set(media.map((e) => e.protocol))).toEqual(new Set(['h3']));
 }, 120000);
 
-const udpReceiveDrops = () => parseUdpCounters(fs.readFileSync('/proc/net/snmp', 'utf8')).RcvbufErrors;
+const udpCounters = () => parseUdpCounters(fs.readFileSync('/proc/net/snmp', 'utf8'));
+// Packets the kernel dropped before any socket (backlog full): the second column of each CPU's
+// line, in hex. Printed beside the socket drops so a failing run records both.
+const softnetBacklogDrops = () => fs.readFileSync('/proc/net/softnet_stat', 'utf8').trim().split('\n')
+  .reduce((sum, line) => sum + parseInt(line.trim().split(/\s+/)[1], 16), 0);
 
 // WebTransport: the segments split by part, FDSP's accounting, and the carrier on each one.
 async function playWebTransport(options) {
   const before = logged.length;
-  const dropsBefore = udpReceiveDrops();
+  const udpBefore = udpCounters();
+  const softnetBefore = softnetBacklogDrops();
   const { qoe, pageErrors } = await play({ transport: 'webtransport', ...options });
-  const socketDrops = udpReceiveDrops() - dropsBefore;
+  const udpAfter = udpCounters();
+  const socketDrops = udpAfter.RcvbufErrors - udpBefore.RcvbufErrors;
+  const otherUdpErrors = (udpAfter.InErrors - udpBefore.InErrors) - socketDrops;
+  const softnetDrops = softnetBacklogDrops() - softnetBefore;
   expect(pageErrors).toEqual([]);
   expect(qoe.errors).toEqual([]);
   const s = qoe.summary;
@@ -77,15 +85,17 @@ async function playWebTransport(options) {
   // default pace; none at the split carrier's paced 5.4 Mbit/s). Every chunk that never came
   // must be such a drop on this host, never the transport's doing. The counter is the host's:
   // other processes' drops only loosen the bound.
-  process.stderr.write(`webtransport ${JSON.stringify(options)}: ${t.lostChunks} of ${t.unreliableChunks} chunks lost (${t.lateChunks} late), ${socketDrops} UDP receive-buffer drops on the host\n`);
+  process.stderr.write(`webtransport ${JSON.stringify(options)}: ${t.lostChunks} of ${t.unreliableChunks} chunks lost (${t.lateChunks} late), ${socketDrops} UDP receive-buffer drops on the host (other UDP input errors ${otherUdpErrors}, softnet backlog drops ${softnetDrops})\n`);
   // A few more go missing than the host counted, all on the unpaced cubic session, none on the
   // paced ones: 7-11 of ~28,000 in three runs, at most 7 in five more, and 35 of 29,290 (0.12 %) in
   // one CI run on a loaded machine with 939 socket drops (a 0.1 % margin failed it). Not yet
   // attributed; the excess grew with the drops, which fits one candidate: at BP 0 the
   // unreliable parts can end in short chunks, quinn can pack two such datagrams into a packet,
-  // and one socket drop then loses both. Softnet backlog drops and UDP memory errors were
-  // checked and were 0. So the margin is 0.3 % of the chunks (~2.5x the worst seen), and
-  // anything beyond it fails.
+  // and one socket drop then loses both. In five later local runs (unattributed 7, 0, 3, -2, 3
+  // beside 367-868 drops) softnet backlog drops and UDP memory errors were 0; the failing CI
+  // run's counters were not recorded (the line printed above records them now), so those two
+  // are ruled out only where they were read.
+  // So the margin is 0.3 % of the chunks (~2.5x the worst seen), and anything beyond it fails.
   expect(t.lostChunks - t.lateChunks).toBeLessThanOrEqual(socketDrops + Math.ceil(0.003 * t.unreliableChunks));
   // A segment with nothing lost is the file, byte for byte (and the small early ones are).
   expect(qoe.segments.filter((seg) => seg.lostChunks === 0).length).toBeGreaterThan(0);
