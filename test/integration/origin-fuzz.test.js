@@ -2,7 +2,8 @@
 // A seeded slice of `npm run fuzz` (testbed/fuzz/): every batch of hostile input against a
 // real origin process on a generated content tree, with all of the fuzzer's assertions (no
 // file from outside the content root, no undocumented 5xx, the origin alive and /healthz
-// answered within 200 ms on another listener, descriptors back at the baseline after every
+// answered within 200 ms on another listener (a slow answer counts when the same cases slow it
+// again on a second pass), descriptors back at the baseline after every
 // batch, memory near the start). The same cases from the command line:
 //   npm run fuzz -- --seed 20261123 --count paths=60 --count request-lines=60 --count ranges=20
 //     --count h2=40 --count connections=1 --count signaling=1000 --count fdsp-frames=600

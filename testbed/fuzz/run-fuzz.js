@@ -77,6 +77,7 @@ async function runFuzz(o) {
   let origin = null;
   let monitor = null;
   let start = null;
+  let baseline = null; // the running origin's descriptors and memory after its warm-up
   const cleanup = () => origin && origin.killNow();
   process.on('exit', cleanup);
 
@@ -89,107 +90,114 @@ async function runFuzz(o) {
     return { fds: snap.total, kinds: snap.kinds, rssKb: origin.rssKb(), pid: origin.pid };
   };
 
+  /** One batch against the running origin, judged as above; `pass` labels a second pass in progress lines. */
+  const runBatch = async (batch, pass = '') => {
+    const rec = new BatchRecord(batch.name, tree.forbidden);
+    rec.title = batch.title;
+    const count = o.counts?.[batch.name] ?? Math.max(1, Math.round(batch.defaultCount * (o.scale ?? 1)));
+    rec.planned = count;
+    const monitored = pickMonitorListener(batch.targets, origin);
+    rec.monitored = monitored.name;
+    monitor.target(monitored);
+    await sleep(150);
+    await monitor.take();
+    const logOffset = logSize(tree.logFile);
+    // Judged against where this batch started, so what an earlier batch left behind (and is
+    // already reported there) is not blamed on this one; the run's end is judged against the start.
+    const before = origin.fds();
+    const holders = [];
+    let casesEnd = null;
+    const deadline = Date.now() + limits.batchSeconds * 1000;
+    let timeUp = false;
+    const ctx = {
+      prng: root.fork(batch.name),
+      urls: origin.urls,
+      tree,
+      rec,
+      count,
+      concurrency: 8,
+      alive: () => origin.alive,
+      /** Keeps a hostile client's socket (or anything with destroy()) open until the fd check is done. */
+      hold: (thing) => holders.push(thing),
+      /** Ends the part whose memory is judged per case (what follows is a few fixed scenarios). */
+      endOfCases: () => {
+        casesEnd = { at: Date.now(), kb: origin.rssKb() };
+      },
+      shouldStop: () => {
+        if (Date.now() > deadline) timeUp = true;
+        return timeUp || !origin.alive || Boolean(o.signal?.aborted);
+      },
+    };
+    const t0 = Date.now();
+    const rssSamples = [];
+    const sampler = setInterval(() => {
+      const kb = origin.rssKb();
+      if (kb !== null) rssSamples.push({ at: Date.now(), kb });
+    }, 250);
+    progress(`batch ${batch.name}${pass}: ${count} cases, /healthz polled on ${monitored.name}`);
+    try {
+      await batch.run(ctx);
+    } catch (err) {
+      rec.fail(`the batch itself failed: ${err.stack || err.message}`, { important: true });
+    }
+    clearInterval(sampler);
+    rec.seconds = (Date.now() - t0) / 1000;
+    if (timeUp) rec.fail(`stopped at the ${limits.batchSeconds} s time limit after ${rec.cases} of ${count} cases`, { important: true });
+
+    // Let the origin answer what is still in flight before judging it.
+    await sleep(300);
+    rec.healthz = await monitor.take();
+    const hz = rec.healthz;
+    // Judged after the batch, by the caller: a slow poll is taken again before it is a failure.
+    if (hz.slow > hz.errors) rec.slowHealthz = `/healthz on ${monitored.name} took up to ${Math.round(hz.maxOwnMs)} ms during the batch, not counting waits for a CPU (limit ${limits.healthzMs} ms; ${hz.slow - hz.errors} of ${hz.polls} polls over it)`;
+    if (hz.busy > 0) rec.note(`the machine was busy: ${hz.busy} of ${hz.polls} /healthz polls took over ${limits.healthzMs} ms only because the origin or the monitor waited for a CPU (up to ${Math.round(hz.maxMs)} ms; not counted against the origin)`);
+    if (hz.errors > 0 && origin.alive) rec.fail(`/healthz on ${monitored.name} failed ${hz.errors} of ${hz.polls} times during the batch (${hz.firstError})`, { important: true });
+
+    if (!origin.alive) {
+      const e = origin.exit;
+      rec.fail(`the origin died during the batch (exit code ${e.code}, signal ${e.signal}); its stderr:\n${origin.crashReport()}`, { important: true });
+    } else {
+      const health = await healthOfEveryListener(origin.urls);
+      const sick = Object.entries(health).filter(([, s]) => s !== 200);
+      if (sick.length) rec.fail(`after the batch, /healthz failed on ${sick.map(([n, s]) => `${n} (${s})`).join(', ')}`, { important: true });
+      const reference = Math.max(before.total, baseline.fds);
+      // Waits for (nearly) all of it to come back, so that what is read is where the origin
+      // settles, not a moment in its keep-alive timeouts; judged with the slack.
+      rec.fds = await settleFds(origin, reference + 2, limits.fdSettleMs, o.signal);
+      rec.fds.before = before.total;
+      if (rec.fds.total > reference + limits.fdSlack) {
+        rec.fail(`the origin holds ${rec.fds.total} fds ${limits.fdSettleMs / 1000} s after the batch, ${before.total} before it (+${limits.fdSlack} allowed): ${describeFdGrowth(rec.fds.kinds, before.kinds)}`, { important: true });
+      }
+      rec.rssKb = origin.rssKb();
+      const end = casesEnd && casesEnd.kb !== null ? casesEnd : { at: Date.now(), kb: rec.rssKb };
+      const mid = rssSamples.find((x) => x.at >= t0 + (end.at - t0) / 2);
+      if (mid) {
+        rec.rssSecondHalfKb = end.kb - mid.kb;
+        if (rec.cases >= limits.rssSecondHalfMinCases && rec.rssSecondHalfKb > limits.rssSecondHalfKb) {
+          rec.fail(`the origin's resident memory grew ${Math.round(rec.rssSecondHalfKb / 1024)} MB in the second half of the batch (${Math.round(mid.kb / 1024)} -> ${Math.round(end.kb / 1024)} MB; limit ${limits.rssSecondHalfKb / 1024} MB): a leak per case?`, { important: true });
+        }
+      }
+    }
+    for (const h of holders) {
+      try { h.destroy(); } catch { /* gone */ }
+    }
+
+    checkLog(rec, readLogFrom(tree.logFile, logOffset));
+    progress(`batch ${batch.name}${pass}: ${rec.cases} cases in ${rec.seconds.toFixed(1)} s, ${rec.failureCount + (rec.slowHealthz ? 1 : 0)} failures`);
+    return rec;
+  };
+
   try {
-    let baseline = await startAndWarm();
+    baseline = await startAndWarm();
     start = baseline;
     progress(`origin pid ${origin.pid}: ${baseline.fds} fds, ${Math.round(baseline.rssKb / 1024)} MB resident after warm-up; content tree ${tree.base}`);
     monitor = startHealthzMonitor({ limitMs: limits.healthzMs });
 
     for (const batch of selected) {
       if (o.signal?.aborted) break;
-      const rec = new BatchRecord(batch.name, tree.forbidden);
+      const rec = await runBatch(batch);
       records.push(rec);
-      rec.title = batch.title;
-      const count = o.counts?.[batch.name] ?? Math.max(1, Math.round(batch.defaultCount * (o.scale ?? 1)));
-      rec.planned = count;
-      const monitored = pickMonitorListener(batch.targets, origin);
-      rec.monitored = monitored.name;
-      monitor.target(monitored);
-      await sleep(150);
-      await monitor.take();
-      const logOffset = logSize(tree.logFile);
-      // Judged against where this batch started, so what an earlier batch left behind (and is
-      // already reported there) is not blamed on this one; the run's end is judged against the start.
-      const before = origin.fds();
-      const holders = [];
-      let casesEnd = null;
-      const deadline = Date.now() + limits.batchSeconds * 1000;
-      let timeUp = false;
-      const ctx = {
-        prng: root.fork(batch.name),
-        urls: origin.urls,
-        tree,
-        rec,
-        count,
-        concurrency: 8,
-        alive: () => origin.alive,
-        /** Keeps a hostile client's socket (or anything with destroy()) open until the fd check is done. */
-        hold: (thing) => holders.push(thing),
-        /** Ends the part whose memory is judged per case (what follows is a few fixed scenarios). */
-        endOfCases: () => {
-          casesEnd = { at: Date.now(), kb: origin.rssKb() };
-        },
-        shouldStop: () => {
-          if (Date.now() > deadline) timeUp = true;
-          return timeUp || !origin.alive || Boolean(o.signal?.aborted);
-        },
-      };
-      const t0 = Date.now();
-      const rssSamples = [];
-      const sampler = setInterval(() => {
-        const kb = origin.rssKb();
-        if (kb !== null) rssSamples.push({ at: Date.now(), kb });
-      }, 250);
-      progress(`batch ${batch.name}: ${count} cases, /healthz polled on ${monitored.name}`);
-      try {
-        await batch.run(ctx);
-      } catch (err) {
-        rec.fail(`the batch itself failed: ${err.stack || err.message}`, { important: true });
-      }
-      clearInterval(sampler);
-      rec.seconds = (Date.now() - t0) / 1000;
-      if (timeUp) rec.fail(`stopped at the ${limits.batchSeconds} s time limit after ${rec.cases} of ${count} cases`, { important: true });
-
-      // Let the origin answer what is still in flight before judging it.
-      await sleep(300);
-      rec.healthz = await monitor.take();
-      const hz = rec.healthz;
-      if (hz.slow > hz.errors) rec.fail(`/healthz on ${monitored.name} took up to ${Math.round(hz.maxOwnMs)} ms during the batch, not counting waits for a CPU (limit ${limits.healthzMs} ms; ${hz.slow - hz.errors} of ${hz.polls} polls over it)`, { important: true });
-      if (hz.busy > 0) rec.note(`the machine was busy: ${hz.busy} of ${hz.polls} /healthz polls took over ${limits.healthzMs} ms only because the origin or the monitor waited for a CPU (up to ${Math.round(hz.maxMs)} ms; not counted against the origin)`);
-      if (hz.errors > 0 && origin.alive) rec.fail(`/healthz on ${monitored.name} failed ${hz.errors} of ${hz.polls} times during the batch (${hz.firstError})`, { important: true });
-
-      if (!origin.alive) {
-        const e = origin.exit;
-        rec.fail(`the origin died during the batch (exit code ${e.code}, signal ${e.signal}); its stderr:\n${origin.crashReport()}`, { important: true });
-      } else {
-        const health = await healthOfEveryListener(origin.urls);
-        const sick = Object.entries(health).filter(([, s]) => s !== 200);
-        if (sick.length) rec.fail(`after the batch, /healthz failed on ${sick.map(([n, s]) => `${n} (${s})`).join(', ')}`, { important: true });
-        const reference = Math.max(before.total, baseline.fds);
-        // Waits for (nearly) all of it to come back, so that what is read is where the origin
-        // settles, not a moment in its keep-alive timeouts; judged with the slack.
-        rec.fds = await settleFds(origin, reference + 2, limits.fdSettleMs, o.signal);
-        rec.fds.before = before.total;
-        if (rec.fds.total > reference + limits.fdSlack) {
-          rec.fail(`the origin holds ${rec.fds.total} fds ${limits.fdSettleMs / 1000} s after the batch, ${before.total} before it (+${limits.fdSlack} allowed): ${describeFdGrowth(rec.fds.kinds, before.kinds)}`, { important: true });
-        }
-        rec.rssKb = origin.rssKb();
-        const end = casesEnd && casesEnd.kb !== null ? casesEnd : { at: Date.now(), kb: rec.rssKb };
-        const mid = rssSamples.find((x) => x.at >= t0 + (end.at - t0) / 2);
-        if (mid) {
-          rec.rssSecondHalfKb = end.kb - mid.kb;
-          if (rec.cases >= limits.rssSecondHalfMinCases && rec.rssSecondHalfKb > limits.rssSecondHalfKb) {
-            rec.fail(`the origin's resident memory grew ${Math.round(rec.rssSecondHalfKb / 1024)} MB in the second half of the batch (${Math.round(mid.kb / 1024)} -> ${Math.round(end.kb / 1024)} MB; limit ${limits.rssSecondHalfKb / 1024} MB): a leak per case?`, { important: true });
-          }
-        }
-      }
-      for (const h of holders) {
-        try { h.destroy(); } catch { /* gone */ }
-      }
-
-      checkLog(rec, readLogFrom(tree.logFile, logOffset));
-      progress(`batch ${batch.name}: ${rec.cases} cases in ${rec.seconds.toFixed(1)} s, ${rec.failureCount} failures`);
-
+      if (rec.slowHealthz) await judgeSlowHealthz(rec, () => runBatch(batch, ' (second pass)'), { alive: () => origin.alive, progress });
       if (!origin.alive) {
         progress('restarting the origin for the next batch');
         try {
@@ -215,6 +223,32 @@ async function runFuzz(o) {
     if (origin) await origin.stop();
     process.off('exit', cleanup);
     if (!o.keepTree) tree.remove();
+  }
+}
+
+/**
+ * A batch with a /healthz answer over the limit runs again, same seed, same cases, and the slow
+ * answer is a failure only if the second pass has one too. A case that blocks the origin's event
+ * loop blocks it again; the shared machine does not repeat itself: CI once failed on one poll of
+ * 153 at 215 ms (limit 200) with the run-queue waits already taken off: most likely time the
+ * hypervisor took from the VM (steal), which no per-thread counter sees. Whatever else either pass finds stays
+ * a failure. Without a second pass (the batch failed otherwise, or the origin died) the slow
+ * answer counts at once.
+ * @param {BatchRecord} rec  the first pass, with rec.slowHealthz set
+ * @param {() => Promise<BatchRecord>} runAgain
+ */
+async function judgeSlowHealthz(rec, runAgain, { alive, progress }) {
+  if (!rec.ok || !alive()) {
+    rec.fail(rec.slowHealthz, { important: true });
+    return;
+  }
+  progress(`batch ${rec.name}: ${rec.slowHealthz}; running the same cases again`);
+  const again = await runAgain();
+  rec.secondPass = again;
+  if (again.slowHealthz) rec.fail(`${rec.slowHealthz}; the same cases again: ${again.slowHealthz.replace(/^\/healthz on \S+ /, '')}`, { important: true });
+  for (const f of again.failures) rec.fail(`on a second pass of the same cases: ${f}`, { important: true });
+  if (rec.ok) {
+    rec.note(`${rec.slowHealthz}, but not when the same ${again.cases} cases ran again (slowest ${Math.round(again.healthz.maxOwnMs)} ms): a stall the same input does not repeat is the machine's, not the origin's`);
   }
 }
 
@@ -245,4 +279,4 @@ function checkLog(rec, entries) {
   }
 }
 
-module.exports = { runFuzz, BATCHES, LIMITS };
+module.exports = { runFuzz, judgeSlowHealthz, BATCHES, LIMITS };
