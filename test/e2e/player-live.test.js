@@ -53,9 +53,12 @@ test('the form\'s live checkbox plays the sample live over HTTP/2 at the chosen 
     expect(pageErrors).toEqual([]);
     expect(r.qoe.config).toMatchObject({ live: true, liveDelaySeconds: 8, transport: 'h2' });
     // On loopback the player sits at its target, less up to one segment (dash.js starts at a
-    // segment boundary), plus the short startup.
-    expect(r.qoe.summary.liveLatencyMeanSeconds).toBeGreaterThan(8 - 2 - 0.2);
-    expect(r.qoe.summary.liveLatencyMeanSeconds).toBeLessThan(8 + 1);
+    // segment boundary), plus its startup and any stall, which it does not catch up (a busy
+    // machine's Chromium may take over a second to start: bounded by what it took, as
+    // qoe-live-switch does).
+    const s = r.qoe.summary;
+    expect(s.liveLatencyMeanSeconds).toBeGreaterThan(8 - 2 - 0.2);
+    expect(s.liveLatencyMeanSeconds).toBeLessThan(8 + s.startupDelaySeconds + s.rebufferSeconds + 0.5);
     expect(r.rows.some((t) => /^live latency now \/ target[\d.]+ s \/ 8\.00 s$/.test(t))).toBe(true);
     const media = requests.filter((e) => e.protocol === 'h2' && /chunk-\d+-\d+\.m4s$/.test(e.path));
     expect(media.length).toBeGreaterThan(2);

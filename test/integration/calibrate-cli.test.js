@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
+const { measureAgainIfOff } = require('../support/measure-again');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO, 'testbed', 'cli', 'calibrate.js');
@@ -29,20 +30,25 @@ test('bad options are refused with the reason, before any link exists', () => {
   expect(run([path.join(tmp, 'cal.yaml'), '--seconds', '1']).stderr).toContain('--seconds must be a number from 5 to 300');
 });
 
-(isRoot ? test : test.skip)('a bulk download per profile: goodput near the rate less headers, drops by cause', () => {
-  const r = run([path.join(tmp, 'cal.yaml'), '--network', 'fast,lossy', '--seconds', '5']);
+(isRoot ? test : test.skip)('a bulk download per profile: goodput near the rate less headers, drops by cause', async () => {
+  // | profile | link | goodput | IP delivered | dropped | by cause |
+  const row = (r, name) => (r.stdout.split('\n').find((l) => l.startsWith(`| ${name} |`)) || '').split('|').map((c) => c.trim());
+  // A starved machine gives less goodput, never more: measured again if off (test/support/measure-again.js).
+  const r = await measureAgainIfOff('calibrate fast', {
+    measure: async () => run([path.join(tmp, 'cal.yaml'), '--network', 'fast,lossy', '--seconds', '5']),
+    within: (x) => x.status === 0 && Number(row(x, 'fast')[3]) > 0.85 * 8 * 0.965,
+    describe: (x) => `exit ${x.status}, fast: ${row(x, 'fast').slice(2, 5).join(' | ')}`,
+  });
   expect(r.stderr).not.toMatch(/Error/);
   expect(r.status).toBe(0);
-  const row = (name) => r.stdout.split('\n').find((l) => l.startsWith(`| ${name} |`)).split('|').map((c) => c.trim());
-  // | profile | link | goodput | IP delivered | dropped | by cause |
-  const fast = row('fast');
+  const fast = row(r, 'fast');
   expect(Number(fast[3])).toBeGreaterThan(0.85 * 8 * 0.965);
   expect(Number(fast[4])).toBeLessThanOrEqual(8 * 1.05);
-  const lossy = row('lossy');
+  const lossy = row(r, 'lossy');
   expect(lossy[6]).toMatch(/loss \d+/);
   expect(Number(lossy[5].replace(' %', ''))).toBeGreaterThan(0.3);
   // A profile without a constant rate is refused by name.
   const traced = run([path.join(tmp, 'cal.yaml'), '--network', 'traced', '--seconds', '5']);
   expect(traced.status).toBe(1);
   expect(traced.stderr).toMatch(/profile traced: calibration needs a constant downlink rate \(rateMbps\), got a square/);
-}, 120000);
+}, 300000);

@@ -7,6 +7,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { createEmulatedLink, inNamespace } = require('../../testbed/netem/namespace-link');
 const { enableMptcp, mptcpCounters } = require('../../testbed/netem/mptcp');
 const { startBulkTransfer } = require('../support/bulk-transfer');
+const { measureAgainIfOff } = require('../support/measure-again');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -42,8 +43,13 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
     const echo = run(inNamespace(link.serverNs, [process.execPath, '-e', ECHO]), { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(echo);
     await new Promise((resolve) => echo.stdout.once('data', resolve));
-    const rtt0 = rttMs(link.clientNs, link.paths[0].serverIp);
-    const rtt1 = rttMs(link.clientNs, link.paths[1].serverIp);
+    // Measured again if off (test/support/measure-again.js): 6 ms above the configured RTT is
+    // little room for a starved relay or echo process.
+    const [rtt0, rtt1] = await measureAgainIfOff('netem-two-paths RTT', {
+      measure: async () => [rttMs(link.clientNs, link.paths[0].serverIp), rttMs(link.clientNs, link.paths[1].serverIp)],
+      within: ([a, b]) => a > 19 && a < 26 && b > 79 && b < 86,
+      describe: ([a, b]) => `shortest of five round trips: path 0 ${a.toFixed(1)} ms, path 1 ${b.toFixed(1)} ms`,
+    });
     echo.kill('SIGKILL');
     expect(rtt0).toBeGreaterThan(19);
     expect(rtt0).toBeLessThan(26);
