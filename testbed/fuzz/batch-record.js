@@ -24,6 +24,8 @@ class BatchRecord {
     this.failureKinds = new Map(); // kind -> {message (the first of its kind), count, important}
     this.notes = [];
     this.healthz = null;
+    // A /healthz answer over the limit, as a message, until run-fuzz.js has judged it (judgeSlowHealthz).
+    this.slowHealthz = null;
     this.fds = null;
     this.rssKb = null;
   }
