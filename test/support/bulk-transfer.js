@@ -21,7 +21,10 @@ function start(ns, script, args, mptcp) {
 /**
  * Starts the server in `serverNs` on address:port and, once it listens, the client in
  * `clientNs`. Push both children to `children` so the test's afterAll can kill them by PID.
- * @returns {Promise<{server, client, last: () => {bytes?: number, error?: string}}>}
+ * @returns {Promise<{server, client, last: () => {bytes?: number, error?: string},
+ *   next: () => Promise<{bytes?: number, error?: string}>}>}
+ *   last(): the client's latest report, up to 250 ms old; next(): its next one, fresh, for a count
+ *   that starts or ends a short window (a stale one moves bytes from before the window into it).
  */
 async function startBulkTransfer({ serverNs, clientNs, address, port, mptcp = false, children }) {
   const server = start(serverNs, SERVER, [address, String(port)], mptcp);
@@ -33,10 +36,13 @@ async function startBulkTransfer({ serverNs, clientNs, address, port, mptcp = fa
   const client = start(clientNs, CLIENT, [address, String(port)], mptcp);
   children.push(client);
   let last = { bytes: 0 };
+  let waiting = [];
   client.stdout.on('data', (d) => {
     for (const line of String(d).trim().split('\n')) last = JSON.parse(line);
+    for (const resolve of waiting) resolve(last);
+    waiting = [];
   });
-  return { server, client, last: () => last };
+  return { server, client, last: () => last, next: () => new Promise((resolve) => { waiting.push(resolve); }) };
 }
 
 module.exports = { startBulkTransfer };
