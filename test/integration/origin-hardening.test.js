@@ -110,6 +110,41 @@ test('D3: segments queued behind others on a pipelined connection that drops are
   expect(await healthz()).toBe(200);
 }, 30000);
 
+test('D3b: a queued body opened after its request was dropped (during the file\'s stat) is closed', async () => {
+  // CI caught D3 with 8 descriptors open for good: queued requests dropped while their stat
+  // was in flight had already emitted their one 'close' when pipeBody began to wait for it.
+  // Here the second of two pipelined GETs waits for the drop itself, then hands a file stream
+  // to pipeBody; the first is never answered, so the second's response stays queued.
+  const { pipeBody } = require('../../origin/serve-file');
+  const file = fs.realpathSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'));
+  let requests = 0;
+  let bodyClosed;
+  const server = require('node:http').createServer((req, res) => {
+    requests += 1;
+    if (requests === 1) return;
+    req.once('close', () => setImmediate(() => {
+      const body = fs.createReadStream(file);
+      bodyClosed = new Promise((resolve) => body.once('close', () => resolve('closed')));
+      pipeBody(req, res, body);
+    }));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const c = net.connect(server.address().port, '127.0.0.1', () => c.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(2)));
+    c.on('error', () => {});
+    for (let i = 0; i < 250 && requests < 2; i++) await sleep(20);
+    expect(requests).toBe(2);
+    c.destroy();
+    for (let i = 0; i < 250 && !bodyClosed; i++) await sleep(20);
+    // Before the fix the stream never closed (this gave 'still open after 5 s').
+    const outcome = await Promise.race([bodyClosed, sleep(5000).then(() => 'still open after 5 s')]);
+    expect(outcome).toBe('closed');
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}, 30000);
+
 test('D4: a client refused by the parser is let go of even if it never closes its half', async () => {
   // socket.end() alone left the server's socket half-closed for as long as the client kept
   // its half open (1,000 such clients held 1,000 descriptors in FIN-WAIT-2).
