@@ -5,12 +5,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const net = require('node:net');
 const crypto = require('node:crypto');
+const http = require('node:http');
 const WebSocket = require('ws');
 const { startOrigin } = require('../../origin/start-origin');
 const { createHttp1Server } = require('../../origin/listeners/http1-app');
 const { createRequestLog } = require('../../origin/request-log');
 const { LINGER_MS } = require('../../origin/answer-and-drop');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
+const { pipeBody } = require('../../origin/serve-file');
 
 let tmp;
 let contentDir;
@@ -115,11 +117,10 @@ test('D3b: a queued body opened after its request was dropped (during the file\'
   // was in flight had already emitted their one 'close' when pipeBody began to wait for it.
   // Here the second of two pipelined GETs waits for the drop itself, then hands a file stream
   // to pipeBody; the first is never answered, so the second's response stays queued.
-  const { pipeBody } = require('../../origin/serve-file');
   const file = fs.realpathSync(path.join(contentDir, 'demo', 'chunk-0-00001.m4s'));
   let requests = 0;
   let bodyClosed;
-  const server = require('node:http').createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     requests += 1;
     if (requests === 1) return;
     req.once('close', () => setImmediate(() => {
