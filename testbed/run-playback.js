@@ -5,6 +5,7 @@
 const { launchChromium, describeExit } = require('./chromium');
 const { runConfigToSearch } = require('../player/run-config');
 const { chromiumArgsFor } = require('../player/transports');
+const { pageOriginOnLabClock } = require('./runner/lab-clock');
 
 /**
  * @param {object} opts
@@ -27,7 +28,8 @@ const { chromiumArgsFor } = require('../player/transports');
  * @param {(p: {chromiumPid: number|null}) => void} [opts.onPlaying]  called once the playback
  *   has started, with the browser's PID
  * @returns {Promise<{qoe: object, pageErrors: string[], console: string[], pageTimeOrigin: number}>}
- *   pageTimeOrigin: the wall clock (ms) of the page's time 0, to which the QoE times are relative
+ *   pageTimeOrigin: the page's time 0, to which the QoE times are relative, on the runner's
+ *   lab clock (runner/lab-clock.js: the wall clock can step during a run)
  */
 async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromiumArgs = [], originInfo = null, netns = null, mptcp = false, beforeStart = null, signal = null, failWhen = null, onPlaying = null }) {
   if (signal && signal.aborted) throw new Error('aborted');
@@ -61,7 +63,7 @@ async function runPlayback({ pageBase, config, timeoutMs = 5 * 60 * 1000, chromi
       await step(page.evaluate(() => window.lab.go && window.lab.go()));
     }
     if (onPlaying) onPlaying({ chromiumPid: browser.pid });
-    const pageTimeOrigin = await step(page.evaluate(() => performance.timeOrigin));
+    const pageTimeOrigin = await step(pageOriginOnLabClock(page));
     // window.lab.done resolves when the run stops (stop time or end of media).
     await step(page.waitForFunction(() => window.lab && (window.lab.state === 'done' || window.lab.state === 'error'), null, { timeout: timeoutMs, polling: 500 }));
     const result = await step(page.evaluate(async () => ({ state: window.lab.state, errors: window.lab.errors, qoe: window.lab.state === 'done' ? await window.lab.done : null })));

@@ -17,6 +17,7 @@ const { setInitialWindow } = require('../netem/initial-window');
 const { describeExit } = require('../chromium');
 const { startOriginInNamespace } = require('./origin-in-namespace');
 const { diffCounters, sumCounters, sampleWireBytes } = require('./link-counters');
+const { labNowMs } = require('./lab-clock');
 const { outageIntervals, startSwitches } = require('./network-switches');
 const { enableMptcp } = require('../netem/mptcp');
 const { watchTcpSockets } = require('./tcp-sockets-watch');
@@ -83,7 +84,8 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     let before = null;
     let pathsBefore = null;
     let dropsBefore = null;
-    let linkClockWallMs = null;
+    let linkClockWallMs = null; // wall clock: the competing flows' and switches' log times use it
+    let linkClockLabMs = null; // lab-clock.js: the page's times and the wire series are lined up on it
     const drive = p.kind === 'throughput' ? runThroughput : runPlayback;
     const result = await drive({
       pageBase: origin.pageBase,
@@ -113,6 +115,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
           await link.paths[i + 1].configure('toServer', { ...extra.toServer, timeOriginMs: 'now' });
         }
         linkClockWallMs = Date.now();
+        linkClockLabMs = labNowMs();
         // The origin's TCP connections (and MPTCP subflows) as the kernel counts them.
         sockets = watchTcpSockets(link.serverNs, { multipath: mptcp });
         if (flows) flows.start(linkClockWallMs);
@@ -139,7 +142,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       endpointDrops,
       countersPageLoad: before,
       switchLog: switches.log,
-      pageToLinkMs: result.pageTimeOrigin - linkClockWallMs,
+      pageToLinkMs: result.pageTimeOrigin - linkClockLabMs,
       wireSeries: wire.finish(counters.toClient.bytesOut, result.pageTimeOrigin),
       tcp,
       pathCounters,

@@ -2,6 +2,7 @@
 // The emulated link's counters over one playback: the playback's own share (the page and its
 // scripts load before it starts, and the link's counters run from its creation), and the
 // downlink bytes sampled over time, the wire side of throughput plots and of overhead.
+const { labNowMs } = require('./lab-clock');
 
 /** Counters after minus counters before, leaf by leaf (maxima are kept as they are). */
 function diffCounters(after, before) {
@@ -31,13 +32,14 @@ function sumCounters(list) {
  * @param {object} before  the link's counters at the playback's start
  * @returns {{stop: () => void, finish: (totalBytes: number, pageTimeOrigin: number) => Array<[number, number]>}}
  *   finish: stops, ends the series with the playback's total and returns it as
- *   [ms on the page's clock, bytes], the clock the QoE JSON's times use
+ *   [ms on the page's clock, bytes], the clock the QoE JSON's times use; pageTimeOrigin is the
+ *   page's time 0 on lab-clock.js's clock (the samples are stamped on it: the wall clock can step)
  */
 function sampleWireBytes(link, before, everyMs = 200) {
-  const points = []; // [wall ms, bytes]
+  const points = []; // [lab clock ms, bytes]
   let timer = setInterval(() => {
     link.counters().then((c) => {
-      if (timer) points.push([Date.now(), c.toClient.bytesOut - before.toClient.bytesOut]);
+      if (timer) points.push([labNowMs(), c.toClient.bytesOut - before.toClient.bytesOut]);
     }, () => {});
   }, everyMs);
   const stop = () => {
@@ -48,8 +50,8 @@ function sampleWireBytes(link, before, everyMs = 200) {
     stop,
     finish(totalBytes, pageTimeOrigin) {
       stop();
-      points.push([Date.now(), totalBytes]);
-      return points.map(([wall, bytes]) => [Math.round(wall - pageTimeOrigin), bytes]);
+      points.push([labNowMs(), totalBytes]);
+      return points.map(([at, bytes]) => [Math.round(at - pageTimeOrigin), bytes]);
     },
   };
 }

@@ -7,6 +7,7 @@
 const path = require('node:path');
 const { launchChromium, describeExit } = require('../chromium');
 const { chromiumArgsFor } = require('../../player/transports');
+const { pageOriginOnLabClock } = require('../runner/lab-clock');
 const { bundlePageHook } = require('../bench/quic/bundle-page-hook');
 
 // The origin's /bytes/<n> limit (origin/byte-source.js's MAX_BYTES): the source never runs out.
@@ -73,7 +74,7 @@ async function runThroughput({ pageBase, originInfo, transport, throughput, time
     await step(new Promise((resolve) => { setTimeout(resolve, IDLE_BEFORE_START_MS); }));
     if (beforeStart) await beforeStart();
     if (onPlaying) onPlaying({ chromiumPid: browser.pid });
-    const pageTimeOrigin = await step(page.evaluate(() => performance.timeOrigin));
+    const pageTimeOrigin = await step(pageOriginOnLabClock(page));
     page.setDefaultTimeout(timeoutMs);
     const result = await step(page.evaluate((o) => window.labThroughput.measureThroughput(o), {
       name: transport.name,
