@@ -7,6 +7,7 @@ const { PRESETS, GROUPS, resolvePresetNames } = require('./presets');
 const { ensureContent } = require('./ensure-content');
 const { createProgressBar } = require('./progress-bar');
 const { contentShares, formatContentShares } = require('./content-shares');
+const { exitQuietlyOnClosedStdout } = require('../../shared/exit-quietly-on-closed-stdout');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -76,6 +77,7 @@ async function main(argv) {
     return;
   }
   if (values.list) {
+    exitQuietlyOnClosedStdout();
     for (const [name, p] of Object.entries(PRESETS)) process.stdout.write(`${name}\t${p.description}\n`);
     return;
   }

@@ -15,6 +15,7 @@ const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 const { formatSeconds } = require('../../origin/content/progress-bar');
 const { EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
 const { CongestionControlUnavailableError } = require('../congestion/bpf-loader');
+const { exitQuietlyOnClosedStdout } = require('../../shared/exit-quietly-on-closed-stdout');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -126,6 +127,7 @@ async function main(argv) {
   }
 
   if (values.list) {
+    exitQuietlyOnClosedStdout();
     const plan = selectPlaybacks(scenario, values.only, shard).playbacks;
     for (const p of plan) process.stdout.write(`${p.id}  (${describeProfile(p.profile)}; ~${formatSeconds(p.expectedSeconds)})\n`);
     process.stdout.write(`${plan.length} playbacks, about ${formatSeconds(plan.reduce((a, p) => a + p.expectedSeconds, 0))} (m:ss)\n`);
