@@ -5,8 +5,10 @@
 // moving synthetic scenes with hard cuts between them, at a cadence set by the motion class.
 //
 // Expensive generators (mandelbrot, life) are rendered small and scaled up: at 720p mandelbrot
-// alone runs slower than real time on two cores. Everything is deterministic (fixed seeds), so
-// one preset always yields the same bytes from the same ffmpeg.
+// alone runs slower than real time on two cores. Every generator has a fixed seed, yet two
+// builds of paper-quic here were not byte-identical (segments up to 26 % apart; whether the
+// encoder or a filter varies was not isolated): playbacks record which build they played
+// (content-build-digest.js).
 
 // Scene lengths in seconds, cycled. "high" imitates paper 000's Bunny (37 I-frames in 30 s),
 // "low" its Nature (5 in 30 s).

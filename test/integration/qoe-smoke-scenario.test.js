@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
+const { contentBuildDigest } = require('../../origin/content/content-build-digest');
 const { runQoeCli } = require('../support/qoe-cli');
 const { launchChromium } = require('../../testbed/chromium');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
@@ -58,9 +59,13 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
     expect(records.map((x) => x.id).sort()).toEqual([
       'h2.basic.rtt100-8mbit.seek10to30.r1', 'h2.bba2.rtt100-8mbit.seek10to30.r1',
       'http11.basic.rtt100-8mbit.seek10to30.r1', 'http11.bba2.rtt100-8mbit.seek10to30.r1']);
+    // Each records the build of the content it played (a rebuilt content is not byte-identical).
+    const build = contentBuildDigest(path.join(REPO, 'content', 'sample')).digest;
+    expect(build).toMatch(/^[0-9a-f]{12}$/);
     for (const rec of records) {
       expect(rec.status).toBe('ok');
       expect(rec.emulated).toBe(true);
+      expect(rec.contentDigest).toBe(build);
       const { qoe } = rec;
       expect(qoe.summary.playSeconds).toBeGreaterThan(15);
       expect(qoe.summary.seeks).toHaveLength(1);

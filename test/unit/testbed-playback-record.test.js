@@ -42,12 +42,12 @@ test('the player gets the matrix cell as a run configuration; BP only for the tr
 test('an emulated playback that ran: what was asked, what was measured, the origin\'s side', () => {
   const playerConfig = playerConfigFor(scenario, h2);
   const code = { commit: 'abcdef0123456789abcdef0123456789abcdef01', dirty: false };
-  const r = playbackRecord({ scenario, playback: h2, emulated: true, playerConfig, startedAt, endedAt, played, requestLog, code });
+  const r = playbackRecord({ scenario, playback: h2, emulated: true, playerConfig, startedAt, endedAt, played, requestLog, code, contentDigest: '0123456789ab' });
   expect(Object.keys(r)).toEqual(['id', 'scenario', 'transport', 'transportName', 'bp', 'abr', 'abrName', 'abrParams', 'network',
     'networkDescription', 'profile', 'seekSchedule', 'switchSchedule', 'repetition', 'emulated', 'congestionControl', 'playerConfig',
-    'startedAt', 'commit', 'commitDirty', 'status', 'error', 'summary', 'metrics', 'wireSeries', 'counters', 'endpointDrops', 'countersPageLoad', 'switchLog',
+    'startedAt', 'commit', 'commitDirty', 'contentDigest', 'status', 'error', 'summary', 'metrics', 'wireSeries', 'counters', 'endpointDrops', 'countersPageLoad', 'switchLog',
     'pageToLinkMs', 'tcp', 'pathCounters', 'pageErrors', 'console', 'qoe', 'wallSeconds', 'origin', 'requestLog']);
-  expect([r.commit, r.commitDirty]).toEqual([code.commit, false]);
+  expect([r.commit, r.commitDirty, r.contentDigest]).toEqual([code.commit, false, '0123456789ab']);
   expect(r).toMatchObject({
     id: 'h2.b.lan.one.r1', scenario: 'rec', transport: 'h2', transportName: 'h2', bp: null, abr: 'b', abrName: 'basic', network: 'lan',
     profile: h2.profile, emulated: true, congestionControl: 'cubic', playerConfig, startedAt: '2026-01-02T03:04:05.000Z',

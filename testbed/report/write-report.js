@@ -11,6 +11,7 @@ const path = require('node:path');
 const { aggregateRows, pivot, formatCell, overlapsByRow, reportMetrics, GROUP_KEYS } = require('./aggregate');
 const { readRun } = require('./read-run');
 const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('./known-fixes');
+const { contentBuildNotes } = require('./content-builds');
 const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('./report-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
@@ -218,7 +219,11 @@ function writeReport(runDir, o = {}) {
   const shares = readContentShares(runDir);
   // What a transport says about some of its playbacks (a congestion control that is not
   // TCP-friendly), each sentence once.
-  const notes = [...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean))];
+  // And whether the playbacks played more than one build of the content.
+  const notes = [
+    ...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean)),
+    ...(scenario.throughput ? [] : contentBuildNotes(records, groups, scenario.content)),
+  ];
 
   const metrics = reportMetrics();
   const chartSet = createChartSet();

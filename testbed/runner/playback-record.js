@@ -111,8 +111,9 @@ function failedFields(error) {
  * @param {Error} [o.error]        else why it failed
  * @param {object[]} o.requestLog  the origin's request log entries for this playback
  * @param {{commit: string|null, dirty: boolean|null}} [o.code]  the lab's commit (code-version.js)
+ * @param {string|null} [o.contentDigest]  the content build's digest (content-build-digest.js)
  */
-function playbackRecord({ scenario, playback: p, emulated, playerConfig, startedAt, endedAt, played = null, error = null, requestLog, code = null }) {
+function playbackRecord({ scenario, playback: p, emulated, playerConfig, startedAt, endedAt, played = null, error = null, requestLog, code = null, contentDigest = null }) {
   if (!played === !error) throw new Error('playbackRecord: give exactly one of played and error');
   return {
     id: p.id,
@@ -136,6 +137,8 @@ function playbackRecord({ scenario, playback: p, emulated, playerConfig, started
     // The code that measured it: a report marks figures made before a listed fix.
     commit: code ? code.commit : null,
     commitDirty: code ? code.dirty : null,
+    // And the content it played: a rebuilt preset is not byte-identical (report/content-builds.js).
+    contentDigest,
     ...(played && played.throughput ? throughputRunFields(played, { scenario, playback: p, emulated }) : {}),
     // Every path's rate: two 5 Mbit/s paths offer 10 (paper004's utilization was over one path's
     // rate, 125 % for a cubic playback, before 2026-11-26).

@@ -23,6 +23,7 @@ const { readRequestLog } = require('./origin-log-summary');
 const { outcomeLine } = require('./outcome-line');
 const { codeVersion } = require('./code-version');
 const { contentShares } = require('../../origin/content/content-shares');
+const { contentBuildDigest } = require('../../origin/content/content-build-digest');
 const congestionControls = require('../congestion/registry');
 const { unavailableReason, CongestionControlUnavailableError } = require('../congestion/bpf-loader');
 const { transportsWithOption } = require('../../player/transports');
@@ -41,14 +42,14 @@ async function openVenue(o) {
  * Plays one playback and builds its record; null when the run was interrupted during it (an
  * interrupted playback is not a result: resume plays it again).
  */
-async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlaying, code }) {
+async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlaying, code, contentDigest }) {
   const logFile = rd.logFile(p.id);
   // A playback run again (failed before) starts a fresh log: the origin appends.
   fs.rmSync(logFile, { force: true });
   const playerConfig = playerConfigFor(scenario, p);
   const startedAt = new Date();
   const record = (outcome) => playbackRecord({
-    scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile), code,
+    scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile), code, contentDigest,
   });
   try {
     return record({ played: await venue.play(p, { playerConfig, logFile, signal, onPlaying }) });
@@ -97,6 +98,25 @@ function recordContentShares(scenario, o) {
   }
 }
 
+/**
+ * The digest of the content build this run plays (recorded in each playback), and a note when
+ * the run directory already holds playbacks of another build or of none recorded: a rebuilt
+ * content is not byte-identical, and the report marks the cells that mix builds.
+ */
+function recordedContentBuild(scenario, o, done, print) {
+  const build = contentBuildDigest(path.join(o.contentDir, scenario.content));
+  if (!build.digest) {
+    print(`note: the playbacks record no content build (${build.why})`);
+    return null;
+  }
+  const others = done.filter((r) => r.status === 'ok' && (r.contentDigest || null) !== build.digest);
+  if (others.length) {
+    const named = [...new Set(others.map((r) => r.contentDigest || 'none recorded'))].join(', ');
+    print(`note: ${others.length} playback(s) already in the run directory played another build of ${scenario.content} (${named}) than this one (${build.digest}); a rebuilt content is not byte-identical, and the report marks the cells that mix builds`);
+  }
+  return build.digest;
+}
+
 async function runScenario(o) {
   const print = o.print || ((line) => process.stderr.write(`${line}\n`));
   const { scenario, signal } = o;
@@ -124,6 +144,7 @@ async function runScenario(o) {
   const code = codeVersion();
   if (!code.commit) print(`note: the playbacks record no commit (${code.why}), so a report cannot tell which of them predate a fix in results/known-fixes.json`);
   else if (code.dirty) print(`note: the work tree has uncommitted changes on top of ${code.commit.slice(0, 7)}; the playbacks record that (commitDirty)`);
+  const contentDigest = scenario.throughput ? null : recordedContentBuild(scenario, o, rd.read(), print);
   const venue = await openVenue(o);
   const bar = createProgressBar(scenario.name);
   let doneSeconds = 0;
@@ -153,7 +174,7 @@ async function runScenario(o) {
       tick.unref();
       let record;
       try {
-        record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code });
+        record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code, contentDigest });
       } finally {
         clearInterval(tick);
       }

@@ -1,0 +1,36 @@
+'use strict';
+// Which build of a content a playback played. The synthetic source is deterministic, but two
+// encodes of one preset need not be byte-identical: two builds of paper-quic on these machines
+// (2026-12-01 and 2026-12-02) gave segments from 26 % smaller to 25 % larger than each other,
+// every rung within 3 % in total, so a run resumed after a rebuild mixes two contents. The
+// digest covers what a playback fetches: each representation's init and segment sizes (a
+// re-encode that changed bytes but no size would go unseen; hashing every file would read
+// hundreds of MB at each run's start).
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** 12 hex digits of SHA-256 over a segment index's representations and their sizes. */
+function digestOfIndex(index) {
+  if (!index || !Array.isArray(index.representations)) throw new Error('not a segment index (no representations)');
+  const hash = crypto.createHash('sha256');
+  for (const r of index.representations) {
+    hash.update(`${r.id} ${r.bandwidth} init ${r.init ? r.init.size : '-'}\n`);
+    for (const s of r.segments) hash.update(`${s.number} ${s.size}\n`);
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+/**
+ * @param {string} contentDir  a built content (holds index.json)
+ * @returns {{digest: string}|{digest: null, why: string}}
+ */
+function contentBuildDigest(contentDir) {
+  try {
+    return { digest: digestOfIndex(JSON.parse(fs.readFileSync(path.join(contentDir, 'index.json'), 'utf8'))) };
+  } catch (err) {
+    return { digest: null, why: `${path.join(contentDir, 'index.json')}: ${err.code === 'ENOENT' ? 'not found' : err.message}` };
+  }
+}
+
+module.exports = { contentBuildDigest, digestOfIndex };
