@@ -65,3 +65,28 @@ describe('the report says when a run mixes builds', () => {
     ]);
   });
 });
+
+test('a run resumed on another build, or over playbacks that record none, says so when it starts', () => {
+  const { recordedContentBuild } = require('../../testbed/runner/run-scenario');
+  const dir = makeLabTempDir('digest-run');
+  try {
+    fs.mkdirSync(path.join(dir, 'c'));
+    fs.writeFileSync(path.join(dir, 'c', 'index.json'), JSON.stringify(index([5, 6])));
+    const here = digestOfIndex(index([5, 6]));
+    const run = (done) => {
+      const lines = [];
+      const digest = recordedContentBuild({ content: 'c' }, { contentDir: dir }, done, (l) => lines.push(l));
+      return { digest, lines };
+    };
+    expect(run([{ status: 'ok', contentDigest: here }, { status: 'failed', contentDigest: 'ffffffffffff' }])).toEqual({ digest: here, lines: [] });
+    const mixed = run([{ status: 'ok', contentDigest: 'aaaaaaaaaaaa' }, { status: 'ok' }, { status: 'ok', contentDigest: here }]);
+    expect(mixed.digest).toBe(here);
+    expect(mixed.lines).toEqual([
+      `note: 1 playback(s) already in the run directory played another build of c (aaaaaaaaaaaa) than this one (${here}): a rebuilt content is not byte-identical; the report marks the cells that mix builds`,
+      `note: 1 playback(s) already in the run directory record no content build (made before the lab recorded builds): whether they played this build of c (${here}) cannot be told; a rebuilt content is not byte-identical; the report marks the cells that mix builds`,
+    ]);
+    expect(recordedContentBuild({ content: 'absent' }, { contentDir: dir }, [], () => {})).toBeNull();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

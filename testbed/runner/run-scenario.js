@@ -109,11 +109,12 @@ function recordedContentBuild(scenario, o, done, print) {
     print(`note: the playbacks record no content build (${build.why})`);
     return null;
   }
-  const others = done.filter((r) => r.status === 'ok' && (r.contentDigest || null) !== build.digest);
-  if (others.length) {
-    const named = [...new Set(others.map((r) => r.contentDigest || 'none recorded'))].join(', ');
-    print(`note: ${others.length} playback(s) already in the run directory played another build of ${scenario.content} (${named}) than this one (${build.digest}); a rebuilt content is not byte-identical, and the report marks the cells that mix builds`);
-  }
+  const ok = done.filter((r) => r.status === 'ok');
+  const other = ok.filter((r) => r.contentDigest && r.contentDigest !== build.digest);
+  const unrecorded = ok.filter((r) => !r.contentDigest);
+  const why = 'a rebuilt content is not byte-identical; the report marks the cells that mix builds';
+  if (other.length) print(`note: ${other.length} playback(s) already in the run directory played another build of ${scenario.content} (${[...new Set(other.map((r) => r.contentDigest))].join(', ')}) than this one (${build.digest}): ${why}`);
+  if (unrecorded.length) print(`note: ${unrecorded.length} playback(s) already in the run directory record no content build (made before the lab recorded builds): whether they played this build of ${scenario.content} (${build.digest}) cannot be told; ${why}`);
   return build.digest;
 }
 
@@ -197,4 +198,4 @@ async function runScenario(o) {
   return { planned: playbacks.length, ran, ...tallyPlaybacks(playbacks, records), skipped, records, interrupted };
 }
 
-module.exports = { runScenario };
+module.exports = { recordedContentBuild, runScenario };
