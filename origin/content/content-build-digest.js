@@ -1,8 +1,8 @@
 'use strict';
-// Which build of a content a playback played. The synthetic source is deterministic, but two
-// encodes of one preset need not be byte-identical: two builds of paper-quic on these machines
-// (2026-12-01 and 2026-12-02) gave segments from 26 % smaller to 25 % larger than each other,
-// every rung within 3 % in total, so a run resumed after a rebuild mixes two contents. The
+// Which build of a content a playback played. The synthetic source's generators have fixed
+// seeds, but two encodes of one preset need not be byte-identical: two builds of paper-quic on
+// these machines (the second on 2026-12-02) differed in 473 of 491 segments compared (-20 % to +35 %, each
+// rung within 3 % in total), so a run resumed after a rebuild mixes two contents. The
 // digest covers what a playback fetches: each representation's init and segment sizes (a
 // re-encode that changed bytes but no size would go unseen; hashing every file would read
 // hundreds of MB at each run's start).

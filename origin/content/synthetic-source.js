@@ -6,7 +6,7 @@
 //
 // Expensive generators (mandelbrot, life) are rendered small and scaled up: at 720p mandelbrot
 // alone runs slower than real time on two cores. Every generator has a fixed seed, yet two
-// builds of paper-quic here were not byte-identical (segments up to 26 % apart; whether the
+// builds of paper-quic here were not byte-identical (segments -20 % to +35 %; whether the
 // encoder or a filter varies was not isolated): playbacks record which build they played
 // (content-build-digest.js).
 
