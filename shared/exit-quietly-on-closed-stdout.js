@@ -5,9 +5,9 @@
 // and exit only; a running scenario holds namespaces and processes and cleans up on its own
 // signals, so it must not exit from here.
 
-function exitQuietlyOnClosedStdout(stream = process.stdout, exit = (code) => process.exit(code)) {
-  stream.on('error', (err) => {
-    if (err.code === 'EPIPE') exit(0);
+function exitQuietlyOnClosedStdout() {
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
     else throw err;
   });
 }

@@ -7,8 +7,8 @@
 // re-encode that changed bytes but no size would go unseen; hashing every file would read
 // hundreds of MB at each run's start).
 const crypto = require('node:crypto');
-const fs = require('node:fs');
 const path = require('node:path');
+const { readSegmentIndex } = require('./segment-index');
 
 /** 12 hex digits of SHA-256 over a segment index's representations and their sizes. */
 function digestOfIndex(index) {
@@ -27,7 +27,7 @@ function digestOfIndex(index) {
  */
 function contentBuildDigest(contentDir) {
   try {
-    return { digest: digestOfIndex(JSON.parse(fs.readFileSync(path.join(contentDir, 'index.json'), 'utf8'))) };
+    return { digest: digestOfIndex(readSegmentIndex(contentDir)) };
   } catch (err) {
     return { digest: null, why: `${path.join(contentDir, 'index.json')}: ${err.code === 'ENOENT' ? 'not found' : err.message}` };
   }
