@@ -7,6 +7,7 @@
 const { createEmulatedLink, setCongestionControl } = require('../../testbed/netem/namespace-link');
 const { prepareCompetingFlows } = require('../../testbed/competing/competing-flows');
 const { rebase } = require('../../testbed/runner/throughput-series');
+const { labNowMs } = require('../../testbed/runner/lab-clock');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -45,7 +46,7 @@ describeAsRoot('competing flows through the emulated link', () => {
       sampleMs: 250,
     });
     const before = await link.counters();
-    const start = Date.now();
+    const start = labNowMs();
     flows.start(start);
     await sleep(6000);
     const pids = flows.pids();
@@ -90,7 +91,7 @@ describeAsRoot('competing flows through the emulated link', () => {
     const other = await createEmulatedLink({ index: 213, toClient: { delayMs: 5, rate: RATE }, toServer: { delayMs: 5 } });
     try {
       const flows = await prepareCompetingFlows({ link: other, flows: [{ label: 'r', cc: 'reno', startSeconds: 0, stopSeconds: null }] });
-      flows.start(Date.now());
+      flows.start(labNowMs());
       await sleep(1500);
       const pids = flows.pids();
       expect(pids.length).toBe(2);

@@ -3,8 +3,10 @@
 // step: a VM resumed from a snapshot sets the wall clock forward mid-run (13 s in one
 // transports-lossy playback, whose overhead then came out negative).
 const { performance } = require('perf_hooks');
-const { labNowMs, pageOriginOnLabClock } = require('../../testbed/runner/lab-clock');
+const { execFileSync } = require('child_process');
+const { labNowMs, labMsOfMachineMonotonic, pageOriginOnLabClock } = require('../../testbed/runner/lab-clock');
 const { sampleWireBytes } = require('../../testbed/runner/link-counters');
+const { startSwitches } = require('../../testbed/runner/network-switches');
 
 test('a wall-clock step during sampling does not move the wire series on the page clock', async () => {
   let bytes = 0;
@@ -47,4 +49,36 @@ test('the lab clock is monotonic and near the wall clock at the start', () => {
   const b = labNowMs();
   expect(b).toBeGreaterThanOrEqual(a);
   expect(Math.abs(a - Date.now())).toBeLessThan(60000);
+});
+
+test("a child process's machine-monotonic reading lands on this process's lab clock between our own readings", () => {
+  // What the competing flows' receivers send: their own performance.now() would count from
+  // their own start, and their wall clock can step; CLOCK_MONOTONIC is one clock for all.
+  const before = labNowMs();
+  const child = Number(execFileSync(process.execPath, ['-e', "const { machineMonotonicMs } = require(process.argv[1]); process.stdout.write(String(machineMonotonicMs()))", require.resolve('../../testbed/runner/lab-clock')], { encoding: 'utf8' }));
+  const after = labNowMs();
+  const onLab = labMsOfMachineMonotonic(child);
+  expect(onLab).toBeGreaterThan(before);
+  expect(onLab).toBeLessThan(after);
+});
+
+test("a network switch's time on the playback's clock does not move with a wall-clock step", async () => {
+  const configured = [];
+  const link = { configure: async (direction, settings) => { configured.push([direction, settings]); }, switchClientAddress: () => '10.0.0.3' };
+  const realNow = Date.now;
+  const start = labNowMs();
+  Date.now = () => realNow() + 13000;
+  let switches;
+  try {
+    switches = startSwitches({ link, switches: [{ atSeconds: 0.05, network: 'lte', newAddress: true }], settingsFor: () => ({ toClient: { rate: 1 }, toServer: { rate: 2 } }), startLabMs: start });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  } finally {
+    Date.now = realNow;
+    if (switches) switches.cancel();
+  }
+  const [entry] = switches.log;
+  expect(entry).toMatchObject({ network: 'lte', clientIp: '10.0.0.3' });
+  expect(entry.atSeconds).toBeGreaterThanOrEqual(0.049);
+  expect(entry.atSeconds).toBeLessThan(0.15);
+  expect(configured).toEqual([['toClient', { rate: 1 }], ['toServer', { rate: 2 }]]);
 });

@@ -19,13 +19,15 @@ const scenario = validateScenario({
 }, { source: 'tp.yaml', defaultName: 'tp', getPreset, readText: () => { throw new Error('no files'); } });
 const [http11, parallel] = expandMatrix(scenario);
 
-const T0 = 1.7e12; // the page's start on the wall clock
-// The page: a steady 2 Mbit/s (250000 B/s) for 30 s, sampled each second.
+const T0 = 1.7e12; // the page's start on the runner's lab clock (lab-clock.js)
+const PAGE_ORIGIN = T0 - 1000; // the page's time 0 on that clock: the page started fetching 1 s after it
+// The page: a steady 2 Mbit/s (250000 B/s) for 30 s, sampled each second. Its wall clock had
+// stepped 13 s forward (a VM resumed from a snapshot): startedAtEpochMs must not line it up.
 const page = (rate = 250000) => ({
-  startedAtEpochMs: T0, seconds: 30, bytes: 30 * rate, requests: 2, completedRequests: 1, protocols: ['http/1.1'], transportStats: null,
+  startedAtEpochMs: T0 + 13000, startedAtPageMs: 1000, seconds: 30, bytes: 30 * rate, requests: 2, completedRequests: 1, protocols: ['http/1.1'], transportStats: null,
   samples: Array.from({ length: 31 }, (_, s) => [s * 1000, s * rate]),
 });
-// The competing flow: 1 Mbit/s from the start, on the wall clock; the emulator saw 3.9 MB of it.
+// The competing flow: 1 Mbit/s from the start, on the lab clock; the emulator saw 3.9 MB of it.
 const flow = () => ({
   label: 'reno1', cc: 'reno', ccSeen: 'reno', address: '10.77.50.100', port: 50000, startSeconds: 0, stopSeconds: null, error: null,
   receivedBytes: 3750000, sentBytes: 3800000, samples: [[T0, 0], [T0 + 30000, 3750000]],
@@ -34,7 +36,7 @@ const flow = () => ({
 const counters = { toClient: { packetsIn: 8000, bytesOut: 12e6, drops: { loss: 80 } }, toServer: { packetsIn: 4000, bytesOut: 3e5, drops: { loss: 40 } }, lateTimers: { count: 0, maxMs: 0 } };
 
 const fieldsOf = (p, t = page()) => throughputFields({
-  playback: p, profile: p.profile, throughputOptions: scenario.throughput, throughput: t, competingFlows: [flow()], linkStartWallMs: T0 - 20, counters,
+  playback: p, profile: p.profile, throughputOptions: scenario.throughput, throughput: t, competingFlows: [flow()], linkStartLabMs: T0 - 20, pageTimeOrigin: PAGE_ORIGIN, counters,
 });
 
 test('windows, mean, model (eq. 4), ratio and overhead of a parallel run', () => {
@@ -65,7 +67,7 @@ test('one connection gets eq. 1; no loss leaves only the link as the bound; no R
 
 test("a flow that starts late: the ratio covers only the time both ran", () => {
   const late = { ...flow(), startSeconds: 10, samples: [[T0 + 10000, 0], [T0 + 30000, 1250000]] }; // 0.5 Mbit/s from 10 s
-  const f = throughputFields({ playback: parallel, profile: parallel.profile, throughputOptions: scenario.throughput, throughput: page(), competingFlows: [late], linkStartWallMs: T0, counters });
+  const f = throughputFields({ playback: parallel, profile: parallel.profile, throughputOptions: scenario.throughput, throughput: page(), competingFlows: [late], linkStartLabMs: T0, pageTimeOrigin: PAGE_ORIGIN, counters });
   expect(f.ratio).toEqual({ fromMs: 10000, toMs: 30000, ours: 2e6, theirs: 0.5e6, ratio: 4 });
   expect(f.competingFlows[0].windows.map((w) => [w.startMs, w.bitsPerSecond])).toEqual([[10000, 0.5e6], [20000, 0.5e6]]);
 });
@@ -74,7 +76,7 @@ test("a flow that starts late: the ratio covers only the time both ran", () => {
 function record(p, rate, repetition = 1) {
   return playbackRecord({
     scenario, playback: { ...p, repetition, id: p.id.replace(/r1$/, `r${repetition}`) }, emulated: true, playerConfig: {}, startedAt: new Date(0), endedAt: new Date(40000),
-    played: { throughput: page(rate), competingFlows: [flow()], linkStartWallMs: T0, counters, endpointDrops: null, countersPageLoad: null, switchLog: [], pageToLinkMs: 0, wireSeries: null, pageErrors: [], console: [] },
+    played: { throughput: page(rate), competingFlows: [flow()], linkStartLabMs: T0, pageTimeOrigin: PAGE_ORIGIN, counters, endpointDrops: null, countersPageLoad: null, switchLog: [], pageToLinkMs: 0, wireSeries: null, pageErrors: [], console: [] },
     requestLog: [],
   });
 }

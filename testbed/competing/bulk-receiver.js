@@ -6,12 +6,15 @@
 // same 10 s windows as the measured transport's. Control, one JSON object per line:
 //   argv[2]   {"host": "10.77.40.100", "port": 50000, "sampleMs": 1000}
 //   stdout    {"listening": true}
-//             {"t": EPOCH_MS, "bytes": CUMULATIVE}      every sampleMs once a sender connected
-//             {"accepted": true, "t": EPOCH_MS, "peer": "A.B.C.D:P"}
-//             {"closed": true, "t": EPOCH_MS, "bytes": N}  when the sender's connection ends
+//             {"t": EPOCH_MS, "mono": MS, "bytes": CUMULATIVE}      every sampleMs once a sender connected
+//             {"accepted": true, "t": EPOCH_MS, "mono": MS, "peer": "A.B.C.D:P"}
+//             {"closed": true, "t": EPOCH_MS, "mono": MS, "bytes": N}  when the sender's connection ends
 //             {"error": "..."} and exit 1
+// t is the wall clock, for a reader; mono the machine's monotonic clock (lab-clock.js), which the
+// runner uses: the wall clock of these VMs steps when one is resumed from a snapshot.
 // It ends on SIGTERM, SIGINT, or when its stdin closes (its last sample first).
 const net = require('node:net');
+const { machineMonotonicMs } = require('../runner/lab-clock');
 
 function main() {
   const { host, port, sampleMs = 1000 } = JSON.parse(process.argv[2] || '{}');
@@ -20,6 +23,7 @@ function main() {
     process.exit(2);
   }
   const say = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
+  const now = () => ({ t: Date.now(), mono: machineMonotonicMs() });
   let bytes = 0;
   let timer = null;
   let connection = null;
@@ -29,14 +33,14 @@ function main() {
       return;
     }
     connection = socket;
-    say({ accepted: true, t: Date.now(), peer: `${socket.remoteAddress}:${socket.remotePort}` });
-    say({ t: Date.now(), bytes });
-    timer = setInterval(() => say({ t: Date.now(), bytes }), sampleMs);
+    say({ accepted: true, ...now(), peer: `${socket.remoteAddress}:${socket.remotePort}` });
+    say({ ...now(), bytes });
+    timer = setInterval(() => say({ ...now(), bytes }), sampleMs);
     socket.on('data', (chunk) => { bytes += chunk.length; });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearInterval(timer);
-      say({ closed: true, t: Date.now(), bytes });
+      say({ closed: true, ...now(), bytes });
     });
   });
   server.on('error', (err) => {
@@ -46,7 +50,7 @@ function main() {
   server.listen(port, host, () => say({ listening: true }));
   const end = () => {
     clearInterval(timer);
-    if (connection && !connection.destroyed) say({ t: Date.now(), bytes });
+    if (connection && !connection.destroyed) say({ ...now(), bytes });
     process.exit(0);
   };
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, end);

@@ -10,7 +10,8 @@
 // namespace's default (the scenario's congestionControl); what the kernel really used is read
 // back from `ss -ti` once the flow runs (ccSeen).
 //
-// Counted twice: by the receiver (bytes read, sampled every sampleMs with the wall clock), and
+// Counted twice: by the receiver (bytes read, sampled every sampleMs; the runner puts the samples
+// on its lab clock, testbed/runner/lab-clock.js, which does not step with the wall clock), and
 // by the emulator, which counts the flow's address apart (link.watchAddresses, counters().byAddress).
 // Every process is ended by its PID on stop(), kill(), and process exit; the link's own close
 // ends anything left in its namespaces.
@@ -21,6 +22,7 @@ const { ip } = require('../netem/ip-netns');
 const congestionControls = require('../congestion/registry');
 const { inNamespace } = require('../netem/namespace-link');
 const { initialWindowRouteArgs } = require('../netem/initial-window');
+const { labNowMs, labMsOfMachineMonotonic } = require('../runner/lab-clock');
 
 const FIRST_HOST = 100; // flow i's address is 10.77.X.(100 + i): clear of .1 server, .2/.3 client
 const FIRST_PORT = 50000;
@@ -73,11 +75,11 @@ async function endChild(child) {
 
 function waitFor(predicate, child, timeoutMs, what) {
   return new Promise((resolve, reject) => {
-    const started = Date.now();
+    const started = labNowMs();
     const tick = () => {
       if (predicate()) return resolve();
       if (!running(child)) return reject(new Error(`${what}: the process exited first`));
-      if (Date.now() - started > timeoutMs) return reject(new Error(`${what}: timed out after ${timeoutMs} ms`));
+      if (labNowMs() - started > timeoutMs) return reject(new Error(`${what}: timed out after ${timeoutMs} ms`));
       return setTimeout(tick, 20);
     };
     tick();
@@ -102,10 +104,10 @@ function congestionControlSeen(serverNs, address) {
  * @param {Array<{label: string, cc: string, startSeconds: number, stopSeconds: number|null}>} o.flows
  * @param {number} [o.sampleMs] how often each receiver reports its bytes (default 1000)
  * @param {number} [o.initialWindow] the senders' TCP initial window in segments (default the kernel's)
- * @returns {Promise<{flows: object[], pids: () => number[], start: (startWallMs: number) => void,
+ * @returns {Promise<{flows: object[], pids: () => number[], start: (startLabMs: number) => void,
  *   stop: () => Promise<object[]>, kill: () => void}>}
  *   stop() ends every flow and returns per flow {label, cc, ccSeen, address, port, startSeconds,
- *   stopSeconds, connectedAt, stoppedAt (wall ms), samples [[wall ms, bytes received]],
+ *   stopSeconds, connectedAt, stoppedAt, samples [[ms, bytes received]] (ms on lab-clock.js's clock),
  *   receivedBytes, sentBytes, error}
  */
 async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWindow = null }) {
@@ -130,8 +132,8 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWind
       s.receiver = spawnInNamespace(link.clientNs, 'bulk-receiver.js', { host: s.address, port: s.port, sampleMs }, (msg) => {
         if (msg.listening) s.listening = true;
         else if (msg.error) s.error = s.error || `receiver: ${msg.error}`;
-        else if (typeof msg.bytes === 'number' && typeof msg.t === 'number') {
-          s.samples.push([msg.t, msg.bytes]);
+        else if (typeof msg.bytes === 'number' && typeof msg.mono === 'number') {
+          s.samples.push([labMsOfMachineMonotonic(msg.mono), msg.bytes]);
           s.receivedBytes = msg.bytes;
         }
       });
@@ -146,7 +148,7 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWind
   const startSender = (s) => {
     s.sender = spawnInNamespace(link.serverNs, 'bulk-sender.js', { host: s.address, port: s.port }, (msg) => {
       if (msg.connected) {
-        s.connectedAt = Date.now();
+        s.connectedAt = labNowMs();
         s.timers.push(setTimeout(() => {
           congestionControlSeen(link.serverNs, s.address).then((cc) => { s.ccSeen = cc; });
         }, CC_CHECK_AFTER_MS));
@@ -156,17 +158,17 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWind
   };
   const stopSender = async (s) => {
     if (!s.sender || !running(s.sender)) return;
-    s.stoppedAt = Date.now();
+    s.stoppedAt = labNowMs();
     await endChild(s.sender);
   };
 
   return {
     flows: state.map(({ label, cc, address, port }) => ({ label, cc, address, port })),
     pids: () => state.flatMap((s) => [s.receiver, s.sender]).filter(running).map((c) => c.pid),
-    /** Starts each sender at its startSeconds after startWallMs and stops it at its stopSeconds. */
-    start(startWallMs) {
+    /** Starts each sender at its startSeconds after startLabMs (lab-clock.js) and stops it at its stopSeconds. */
+    start(startLabMs) {
       for (const s of state) {
-        const at = (sec) => Math.max(0, startWallMs + sec * 1000 - Date.now());
+        const at = (sec) => Math.max(0, startLabMs + sec * 1000 - labNowMs());
         s.timers.push(setTimeout(() => startSender(s), at(s.startSeconds)));
         if (s.stopSeconds !== null && s.stopSeconds !== undefined) s.timers.push(setTimeout(() => { stopSender(s); }, at(s.stopSeconds)));
       }

@@ -42,9 +42,10 @@ function originDeath(origin) {
  * @param {string} o.contentDir, o.dataDir
  * @param {AbortSignal} [o.signal]
  * @param {(pids: {originPid: number, serverNs: string, chromiumPid: number, clientNs: string}) => void} [o.onPlaying]
- * @returns {Promise<{qoe, throughput, competingFlows, pageErrors, console, counters, endpointDrops, countersPageLoad, switchLog, pageToLinkMs, linkStartWallMs, wireSeries}>}
+ * @returns {Promise<{qoe, throughput, competingFlows, pageErrors, console, counters, endpointDrops, countersPageLoad, switchLog, pageToLinkMs, linkStartLabMs, pageTimeOrigin, wireSeries}>}
  *   counters: the link's, of the playback alone; countersPageLoad: the page load's;
- *   pageToLinkMs: the page's time 0 minus the link schedule's; wireSeries: [page ms, bytes down];
+ *   pageToLinkMs: the page's time 0 minus the link schedule's; linkStartLabMs, pageTimeOrigin: the
+ *   link schedule's and the page's time 0 on lab-clock.js's clock; wireSeries: [page ms, bytes down];
  *   qoe: the player's (null for a throughput run), throughput: the throughput run's page result
  *   (else null); competingFlows: what each of the scenario's flows did (competing-flows.js's
  *   stop()), each with the emulator's counters of its address (null without flows);
@@ -84,8 +85,8 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     let before = null;
     let pathsBefore = null;
     let dropsBefore = null;
-    let linkClockWallMs = null; // wall clock: the competing flows' and switches' log times use it
-    let linkClockLabMs = null; // lab-clock.js: the page's times and the wire series are lined up on it
+    // lab-clock.js: the page's times, the wire series, the competing flows and the switches are lined up on it
+    let linkClockLabMs = null;
     const drive = p.kind === 'throughput' ? runThroughput : runPlayback;
     const result = await drive({
       pageBase: origin.pageBase,
@@ -114,13 +115,12 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
           await link.paths[i + 1].configure('toClient', { ...extra.toClient, timeOriginMs: 'now' });
           await link.paths[i + 1].configure('toServer', { ...extra.toServer, timeOriginMs: 'now' });
         }
-        linkClockWallMs = Date.now();
         linkClockLabMs = labNowMs();
         // The origin's TCP connections (and MPTCP subflows) as the kernel counts them.
         sockets = watchTcpSockets(link.serverNs, { multipath: mptcp });
-        if (flows) flows.start(linkClockWallMs);
+        if (flows) flows.start(linkClockLabMs);
         wire = sampleWireBytes({ counters: linkCounters }, before);
-        switches = startSwitches({ link, switches: p.switches, settingsFor, startWallMs: linkClockWallMs });
+        switches = startSwitches({ link, switches: p.switches, settingsFor, startLabMs: linkClockLabMs });
       },
     });
     wire.stop();
@@ -135,7 +135,8 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       qoe: result.qoe || null,
       throughput: result.throughput || null,
       competingFlows: flowResults && flowResults.map((f) => ({ ...f, emulator: (counters.byAddress && counters.byAddress[f.address]) || null })),
-      linkStartWallMs: linkClockWallMs,
+      linkStartLabMs: linkClockLabMs,
+      pageTimeOrigin: result.pageTimeOrigin,
       pageErrors: result.pageErrors,
       console: result.console,
       counters,

@@ -14,6 +14,22 @@ function labNowMs() {
 }
 
 /**
+ * CLOCK_MONOTONIC in ms: one clock for every process on this machine, namespaces included
+ * (performance.now() counts from each process's own start, and performance.timeOrigin is that
+ * start on the wall clock, so two processes' lab clocks differ by any step between their starts).
+ * A child process that stamps its samples with it lets the runner put them on its lab clock.
+ */
+function machineMonotonicMs() {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/** A machineMonotonicMs() reading, e.g. one a child process took, on this process's lab clock. */
+function labMsOfMachineMonotonic(ms) {
+  // Both of this process's readings come from the same monotonic clock: their difference is fixed.
+  return ms + (labNowMs() - machineMonotonicMs());
+}
+
+/**
  * Where the page's time 0 lies on labNowMs's clock, from the page's performance.now() read
  * between two of ours (not from the page's performance.timeOrigin, which is wall-clock time).
  * @param {{evaluate: Function}} page  a Playwright page
@@ -25,4 +41,4 @@ async function pageOriginOnLabClock(page) {
   return (before + after) / 2 - pageNow;
 }
 
-module.exports = { labNowMs, pageOriginOnLabClock };
+module.exports = { labNowMs, machineMonotonicMs, labMsOfMachineMonotonic, pageOriginOnLabClock };

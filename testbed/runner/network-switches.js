@@ -2,7 +2,11 @@
 // A playback's switch schedule on its emulated link (scenario "switchSchedules"): at each
 // switch the link takes the next network's settings, optionally after an outage and with a new
 // client address (a new IP: every connection breaks, as on a Wi-Fi to LTE handover). What
-// happened is logged with wall times, to line the switches up with the origin's request log.
+// happened is logged: when on the playback's clock (lab-clock.js, which does not step), and the
+// wall time too, to line the switches up with the origin's request log, whose times are wall
+// clock (a wall-clock step between a switch and the requests around it would mislead that).
+
+const { labNowMs } = require('./lab-clock');
 
 /** A schedule's outages as the link's down intervals, in ms from the playback's start. */
 function outageIntervals(switches) {
@@ -16,15 +20,14 @@ function outageIntervals(switches) {
  * @param {object} o.link  namespace-link.js's link
  * @param {Array<{atSeconds: number, network: string, newAddress?: boolean}>} o.switches
  * @param {(network: string) => {toClient: object, toServer: object}} o.settingsFor  link settings of a network
- * @param {number} o.startWallMs  the wall clock of the playback's start (the schedule's time 0)
+ * @param {number} o.startLabMs  the playback's start on lab-clock.js's clock (the schedule's time 0)
  * @returns {{log: object[], cancel: () => void}}  log: one entry per switch done
  *   ({atSeconds, at, network, clientIp, error?}), filled in as they happen
  */
-function startSwitches({ link, switches, settingsFor, startWallMs }) {
+function startSwitches({ link, switches, settingsFor, startLabMs }) {
   const log = [];
   const timers = switches.map((e) => setTimeout(() => {
-    const now = Date.now();
-    const entry = { atSeconds: (now - startWallMs) / 1000, at: new Date(now).toISOString(), network: e.network, clientIp: null };
+    const entry = { atSeconds: (labNowMs() - startLabMs) / 1000, at: new Date().toISOString(), network: e.network, clientIp: null };
     // A switch that fails is logged and the playback goes on: the record shows it.
     try {
       const next = settingsFor(e.network);

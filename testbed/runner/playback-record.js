@@ -58,7 +58,8 @@ function throughputRunFields(played, { scenario, playback, emulated }) {
     throughputOptions: scenario.throughput,
     throughput: played.throughput,
     competingFlows: played.competingFlows || null,
-    linkStartWallMs: played.linkStartWallMs ?? null,
+    linkStartLabMs: played.linkStartLabMs ?? null,
+    pageTimeOrigin: played.pageTimeOrigin ?? null,
     counters: played.counters,
   });
   return {
@@ -86,7 +87,7 @@ function playedFields(played, { rate }) {
     ...commonFields(played),
     qoe: played.qoe,
     // The scenario's competing flows beside the playback (testbed/competing/).
-    ...(played.competingFlows ? { competingFlows: playbackFlowFields({ competingFlows: played.competingFlows, linkStartWallMs: played.linkStartWallMs }) } : {}),
+    ...(played.competingFlows ? { competingFlows: playbackFlowFields({ competingFlows: played.competingFlows, linkStartLabMs: played.linkStartLabMs }) } : {}),
   };
 }
 

@@ -55,9 +55,9 @@ function modelForRun(p, profile, rateBps) {
   };
 }
 
-/** Per competing flow, on the run's clock (ms since startWallMs); end: the run's length in ms. */
-function flowFields(f, { startWallMs, endMs, windowMs }) {
-  const series = rebase(f.samples, startWallMs);
+/** Per competing flow, on the run's clock (ms since startMs, lab-clock.js); end: the run's length in ms. */
+function flowFields(f, { startMs, endMs, windowMs }) {
+  const series = rebase(f.samples, startMs);
   const from = f.startSeconds * 1000;
   // Without a run length (a playback's flows): until its last sample.
   const end = endMs ?? (series.length ? series[series.length - 1][0] : from);
@@ -87,11 +87,12 @@ function flowFields(f, { startWallMs, endMs, windowMs }) {
  * @param {{seconds: number, sampleSeconds: number, requestMiB: number}} o.throughputOptions  the scenario's
  * @param {object} o.throughput  run-throughput.js's page result
  * @param {object[]|null} o.competingFlows  competing-flows.js's stop() results (with emulator counters)
- * @param {number|null} o.linkStartWallMs  when the link's schedules (and the flows) started
+ * @param {number|null} o.linkStartLabMs  when the link's schedules (and the flows) started, on lab-clock.js's clock
+ * @param {number|null} o.pageTimeOrigin  the page's time 0 on that clock
  * @param {object|null} o.counters  the emulator's counters of the run
  * @returns {{throughput: object, model: object|null, competingFlows: object[]|null, ratio: object|null, metrics: object}}
  */
-function throughputFields({ playback, profile, throughputOptions, throughput: t, competingFlows = null, linkStartWallMs = null, counters = null }) {
+function throughputFields({ playback, profile, throughputOptions, throughput: t, competingFlows = null, linkStartLabMs = null, pageTimeOrigin = null, counters = null }) {
   const windowMs = throughputOptions.sampleSeconds * 1000;
   const endMs = t.seconds * 1000;
   const windows = windowRates(t.samples, { fromMs: 0, toMs: endMs, windowMs });
@@ -99,9 +100,10 @@ function throughputFields({ playback, profile, throughputOptions, throughput: t,
   const inOrderThroughput = t.seconds > 0 ? (8 * t.bytes) / t.seconds : null;
   const rateBps = profile && profile.rate ? meanLinkRate(profile.rate, 0, endMs) : null;
   const model = modelForRun(playback, profile, rateBps);
-  // The flows' clock is the wall clock; the page's series starts at its own first sample.
-  const startWallMs = t.startedAtEpochMs ?? linkStartWallMs;
-  const flows = competingFlows ? competingFlows.map((f) => flowFields(f, { startWallMs, endMs, windowMs })) : null;
+  // The flows' samples are on the lab clock; the page's series starts at its own first sample,
+  // put on that clock through the page's time 0 (not through the wall clock, which can step).
+  const startMs = typeof t.startedAtPageMs === 'number' && typeof pageTimeOrigin === 'number' ? pageTimeOrigin + t.startedAtPageMs : linkStartLabMs;
+  const flows = competingFlows ? competingFlows.map((f) => flowFields(f, { startMs, endMs, windowMs })) : null;
   let ratio = null;
   if (flows && flows.length) {
     const starts = flows.map((f) => f.startSeconds * 1000);
@@ -160,8 +162,8 @@ function throughputFields({ playback, profile, throughputOptions, throughput: t,
  * A playback's competing flows (not a throughput run): each flow's figures on the link's clock
  * (ms since the playback started), up to its stop time or its last sample.
  */
-function playbackFlowFields({ competingFlows, linkStartWallMs, windowMs = 10000 }) {
-  return competingFlows.map((f) => flowFields(f, { startWallMs: linkStartWallMs, endMs: null, windowMs }));
+function playbackFlowFields({ competingFlows, linkStartLabMs, windowMs = 10000 }) {
+  return competingFlows.map((f) => flowFields(f, { startMs: linkStartLabMs, endMs: null, windowMs }));
 }
 
 module.exports = { throughputFields, playbackFlowFields, modelForRun, streamParameters };

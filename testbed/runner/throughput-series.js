@@ -58,9 +58,9 @@ function overlap([a0, a1], [b0, b1]) {
   return to > from ? [from, to] : null;
 }
 
-/** Wall-clock samples [[epoch ms, bytes], ...] on a playback's clock (ms since startWallMs). */
-function rebase(samples, startWallMs) {
-  return samples.map(([t, b]) => [t - startWallMs, b]);
+/** Samples [[ms, bytes], ...] on a playback's clock (ms since startMs, on the samples' clock). */
+function rebase(samples, startMs) {
+  return samples.map(([t, b]) => [t - startMs, b]);
 }
 
 /**
