@@ -7,6 +7,7 @@ const { execFileSync } = require('child_process');
 const { labNowMs, labMsOfMachineMonotonic, pageOriginOnLabClock } = require('../../testbed/runner/lab-clock');
 const { sampleWireBytes } = require('../../testbed/runner/link-counters');
 const { startSwitches } = require('../../testbed/runner/network-switches');
+const { receiverSample } = require('../../testbed/competing/competing-flows');
 
 test('a wall-clock step during sampling does not move the wire series on the page clock', async () => {
   let bytes = 0;
@@ -81,4 +82,17 @@ test("a network switch's time on the playback's clock does not move with a wall-
   expect(entry.atSeconds).toBeGreaterThanOrEqual(0.049);
   expect(entry.atSeconds).toBeLessThan(0.15);
   expect(configured).toEqual([['toClient', { rate: 1 }], ['toServer', { rate: 2 }]]);
+});
+
+test("a competing flow's receiver sample goes on the lab clock by its monotonic stamp, not its wall-clock one", () => {
+  // The receiver's wall clock stepped 13 s forward; its monotonic stamp was taken now.
+  const mono = Number(process.hrtime.bigint()) / 1e6;
+  const before = labNowMs();
+  const sample = receiverSample({ t: Date.now() + 13000, mono, bytes: 4096 });
+  const after = labNowMs();
+  expect(sample[1]).toBe(4096);
+  expect(sample[0]).toBeGreaterThan(before - 5);
+  expect(sample[0]).toBeLessThanOrEqual(after);
+  expect(receiverSample({ listening: true })).toBeNull();
+  expect(receiverSample({ t: Date.now(), bytes: 1 })).toBeNull(); // no monotonic stamp: not lined up by the wall clock
 });

@@ -10,8 +10,9 @@
 //             {"accepted": true, "t": EPOCH_MS, "mono": MS, "peer": "A.B.C.D:P"}
 //             {"closed": true, "t": EPOCH_MS, "mono": MS, "bytes": N}  when the sender's connection ends
 //             {"error": "..."} and exit 1
-// t is the wall clock, for a reader; mono the machine's monotonic clock (lab-clock.js), which the
-// runner uses: the wall clock of these VMs steps when one is resumed from a snapshot.
+// mono is the machine's monotonic clock (lab-clock.js), the one the runner reads
+// (competing-flows.js's receiverSample): the wall clock t, for someone reading the output by
+// hand, steps when one of these VMs is resumed from a snapshot.
 // It ends on SIGTERM, SIGINT, or when its stdin closes (its last sample first).
 const net = require('node:net');
 const { machineMonotonicMs } = require('../runner/lab-clock');

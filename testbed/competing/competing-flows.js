@@ -61,6 +61,15 @@ function running(child) {
   return child && child.exitCode === null && child.signalCode === null;
 }
 
+/**
+ * A receiver's byte-count message as a sample [ms on the lab clock, cumulative bytes], or null
+ * for its other messages. Its monotonic stamp, not its wall-clock one: the wall clock can step.
+ */
+function receiverSample(msg) {
+  if (typeof msg.bytes !== 'number' || typeof msg.mono !== 'number') return null;
+  return [labMsOfMachineMonotonic(msg.mono), msg.bytes];
+}
+
 /** Ends a child: SIGTERM, then SIGKILL after the grace; resolves once it has exited. */
 async function endChild(child) {
   if (!child) return;
@@ -130,10 +139,11 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWind
       ip('-n', link.clientNs, 'addr', 'add', `${s.address}/32`, 'dev', link.clientTun);
       ip('-n', link.serverNs, 'route', 'replace', `${s.address}/32`, 'dev', link.serverTun, 'congctl', congestionControls.get(s.cc).kernelName, ...initialWindowRouteArgs(initialWindow));
       s.receiver = spawnInNamespace(link.clientNs, 'bulk-receiver.js', { host: s.address, port: s.port, sampleMs }, (msg) => {
+        const sample = receiverSample(msg);
         if (msg.listening) s.listening = true;
         else if (msg.error) s.error = s.error || `receiver: ${msg.error}`;
-        else if (typeof msg.bytes === 'number' && typeof msg.mono === 'number') {
-          s.samples.push([labMsOfMachineMonotonic(msg.mono), msg.bytes]);
+        else if (sample) {
+          s.samples.push(sample);
           s.receivedBytes = msg.bytes;
         }
       });
@@ -198,4 +208,4 @@ async function prepareCompetingFlows({ link, flows, sampleMs = 1000, initialWind
   };
 }
 
-module.exports = { prepareCompetingFlows, FIRST_HOST, FIRST_PORT };
+module.exports = { prepareCompetingFlows, receiverSample, FIRST_HOST, FIRST_PORT };

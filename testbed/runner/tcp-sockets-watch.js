@@ -9,6 +9,7 @@
 // was.
 const { execFile } = require('node:child_process');
 const { parseSsTcpInfo, byPath, pathIndexOf } = require('../netem/tcp-subflows');
+const { labNowMs } = require('./lab-clock');
 
 const EVERY_MS = 2000;
 const MULTIPATH_EVERY_MS = 500;
@@ -23,11 +24,11 @@ function pathOf(socket, paths) {
  * @param {string} ns  the server namespace
  * @param {object} [o]
  * @param {boolean} [o.multipath]  sample more often and keep each socket's bytes over time
- * @param {() => number} [o.now]   wall clock (ms)
+ * @param {() => number} [o.now]   a clock in ms (default lab-clock.js's: the wall clock can step)
  * @returns {{stop: (paths?: object[]) => object|null}}  stop(paths): the summary (paths: the
  *   link's, to split by path); null when stopped before any sample
  */
-function watchTcpSockets(ns, { multipath = false, now = Date.now } = {}) {
+function watchTcpSockets(ns, { multipath = false, now = labNowMs } = {}) {
   const seen = new Map(); // "local peer" -> last figures
   const series = new Map(); // "local peer" -> [[ms since the start, bytes sent], ...] (multipath)
   const startMs = now();

@@ -32,8 +32,9 @@ function startLoad(transport, request, onProgress) {
  * @returns {Promise<{startedAtEpochMs: number, startedAtPageMs: number, seconds: number, bytes: number, samples: [number, number][],
  *   requests: number, completedRequests: number, protocols: string[], transportStats: object|null}>}
  *   samples: [ms since the start, in-order bytes]; startedAtPageMs: the start on the page's
- *   performance.now() clock, which the runner puts on its own (startedAtEpochMs is for a reader:
- *   the wall clock steps when a VM is resumed from a snapshot)
+ *   performance.now() clock, which the runner puts on its own; startedAtEpochMs, the start on the
+ *   wall clock, is not used to line anything up (the wall clock steps when a VM is resumed from a
+ *   snapshot)
  */
 async function measureThroughput({ name, originInfo, options, sourcePath, sourceBytes, requestBytes, seconds, sampleMs }) {
   const transport = createTransport(name, originInfo.urls, options, { bufferLevel: () => 0, certSha256Hex: originInfo.certSha256Hex });
