@@ -70,6 +70,13 @@ test('bad scenarios and options are refused before anything runs', async () => {
   const only = await runQoeCli([scenario('x', {}), '--only', 'colour=red']);
   expect(only.code).toBe(2);
   expect(only.err).toMatch(/--only "colour=red" is not KEY=VALUE/);
+  const limit = await runQoeCli([scenario('x', {}), '--no-emulation', '--late-limit', 'soon', '--out', path.join(tmp, 'never')]);
+  expect(limit.code).toBe(2);
+  expect(limit.err).toMatch(/--late-limit: give milliseconds above 0, or off \(got "soon"\)/);
+  const retries = await runQoeCli([scenario('x', {}), '--no-emulation', '--late-retries', '1.5', '--out', path.join(tmp, 'never')]);
+  expect(retries.code).toBe(2);
+  expect(retries.err).toMatch(/--late-retries: give a whole number of 0 or more/);
+  expect(fs.existsSync(path.join(tmp, 'never'))).toBe(false);
 }, 60000);
 
 test('a throughput scenario (paper 001) fetches the byte source over HTTP/1.1 and the parallel streams and records in-order throughput per window', async () => {

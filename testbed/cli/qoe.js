@@ -8,6 +8,7 @@ const { parseArgs } = require('node:util');
 const { loadScenario } = require('../scenario/load-scenario');
 const { describeProfile } = require('../scenario/network-profile');
 const { runScenario } = require('../runner/run-scenario');
+const { DEFAULT_LATE_LIMIT_MS, DEFAULT_LATE_RETRIES } = require('../runner/late-timers');
 const { runTimestamp } = require('../runner/run-directory');
 const { parseOnly, parseShard, selectPlaybacks } = require('../runner/run-plan');
 const { writeReport } = require('../report/write-report');
@@ -57,6 +58,12 @@ Options:
   --no-report        do not write the report at the end (npm run report -- DIR does it)
   --verbose          print each playback's processes as it starts: the origin's and
                      Chromium's PIDs and their network namespaces
+  --late-limit MS    a playback during which an emulator timer ran more than MS late (a
+                     busy CPU: the link was not the configured one) is set aside into the
+                     run directory's set-aside/ and played again (default ${DEFAULT_LATE_LIMIT_MS}; off
+                     keeps every playback)
+  --late-retries N   how many times at most it is played again (default ${DEFAULT_LATE_RETRIES}); then
+                     the last try is kept, with a WARNING
   --content-dir DIR  content (default ./content; the scenario's preset is built if missing)
   --data-dir DIR     TLS certificate and other state (default ./data)
   -h, --help         this text
@@ -96,6 +103,8 @@ async function main(argv) {
         'no-emulation': { type: 'boolean' },
         'no-report': { type: 'boolean' },
         verbose: { type: 'boolean' },
+        'late-limit': { type: 'string' },
+        'late-retries': { type: 'string' },
         'content-dir': { type: 'string' },
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -134,6 +143,11 @@ async function main(argv) {
     return 0;
   }
   if (values.out && values.resume) fail('give --out DIR or --resume, not both');
+  const lateLimit = values['late-limit'] ?? String(DEFAULT_LATE_LIMIT_MS);
+  const lateLimitMs = lateLimit === 'off' ? null : Number(lateLimit);
+  if (lateLimitMs !== null && !(Number.isFinite(lateLimitMs) && lateLimitMs > 0)) fail(`--late-limit: give milliseconds above 0, or off (got "${lateLimit}")`);
+  const lateRetries = Number(values['late-retries'] ?? DEFAULT_LATE_RETRIES);
+  if (!Number.isInteger(lateRetries) || lateRetries < 0) fail(`--late-retries: give a whole number of 0 or more (got "${values['late-retries']}")`);
   let runDir = values.out ? path.resolve(values.out) : null;
   const prefix = shard ? `${scenario.name}-shard${shard.index}of${shard.count}` : scenario.name;
   if (values.resume) {
@@ -175,6 +189,7 @@ async function main(argv) {
   try {
     outcome = await runScenario({
       scenario, runDir, emulate: !values['no-emulation'], contentDir, dataDir, only: values.only, shard, signal: controller.signal, verbose: values.verbose,
+      lateLimitMs, lateRetries,
     });
   } catch (err) {
     if (err instanceof EmulationUnavailableError) fail(`${err.message}\n(with --no-emulation the scenario runs on loopback, without its network profiles)`);

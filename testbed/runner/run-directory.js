@@ -7,6 +7,8 @@
 //   logs/<id>.requests.ndjson  the origin's request log for that playback
 //   results.csv              one row per playback (rewritten after every playback)
 //   content-shares.json      FDSP runs: what BP sends reliably in the content (run-scenario.js)
+//   set-aside/<id>.<n>.json  playbacks played again because the emulator's timers ran late
+//                            (late-timers.js), with their request logs; not results
 // Records are written to a temporary name and renamed, so an interrupted run never leaves a
 // half-written record that a resume would trust.
 const fs = require('node:fs');
@@ -59,6 +61,18 @@ function openRunDirectory(dir, scenario) {
       writeAtomic(path.join(dir, 'playbacks', `${record.id}.json`), `${JSON.stringify(record)}\n`);
     },
     read: () => readRecords(dir),
+    /** Moves a record (and its request log) out of the results; returns where it went. */
+    setAside(record, why) {
+      const aside = path.join(dir, 'set-aside');
+      fs.mkdirSync(aside, { recursive: true });
+      let n = 1;
+      while (fs.existsSync(path.join(aside, `${record.id}.${n}.json`))) n += 1;
+      const file = path.join(aside, `${record.id}.${n}.json`);
+      writeAtomic(file, `${JSON.stringify({ ...record, setAside: why })}\n`);
+      const log = path.join(dir, 'logs', `${record.id}.requests.ndjson`);
+      if (fs.existsSync(log)) fs.renameSync(log, path.join(aside, `${record.id}.${n}.requests.ndjson`));
+      return file;
+    },
     writeCsv(order) {
       const records = readRecords(dir);
       const rank = new Map(order.map((id, i) => [id, i]));

@@ -21,6 +21,7 @@ const { startLoopbackPlaybacks } = require('./loopback-playback');
 const { playbackRecord, playerConfigFor } = require('./playback-record');
 const { readRequestLog } = require('./origin-log-summary');
 const { outcomeLine } = require('./outcome-line');
+const { playUntilOnTime } = require('./late-timers');
 const { codeVersion } = require('./code-version');
 const { contentShares } = require('../../origin/content/content-shares');
 const { contentBuildDigest } = require('../../origin/content/content-build-digest');
@@ -70,6 +71,9 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
  * @param {AbortSignal} [o.signal]
  * @param {boolean} [o.verbose]   print each playback's processes (PIDs, namespaces) as it starts
  * @param {(line: string) => void} [o.print]
+ * @param {number|null} [o.lateLimitMs]  set aside and play again a playback whose emulator timers
+ *   ran later than this (late-timers.js; default null: keep every playback)
+ * @param {number} [o.lateRetries]  how many times at most (default 0)
  * @returns {Promise<{planned: number, ran: number, ok: number, failed: number, skipped: number, records: object[], interrupted: boolean}>}
  */
 /**
@@ -175,7 +179,13 @@ async function runScenario(o) {
       tick.unref();
       let record;
       try {
-        record = await playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code, contentDigest });
+        ({ record } = await playUntilOnTime(() => playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code, contentDigest }), {
+          limitMs: o.lateLimitMs ?? null,
+          retries: o.lateRetries ?? 0,
+          setAside: (r, late) => rd.setAside(r, `emulator timers late up to ${late.maxMs.toFixed(1)} ms (${late.count}x), limit ${o.lateLimitMs} ms`),
+          print: (line) => { bar.done(); print(line); },
+          label,
+        }));
       } finally {
         clearInterval(tick);
       }
