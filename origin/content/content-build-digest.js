@@ -1,8 +1,8 @@
 'use strict';
-// Which build of a content a playback played. The synthetic source's generators have fixed
-// seeds, but two encodes of one preset need not be byte-identical: two builds of paper-quic on
-// these machines (the second on 2026-12-02) differed in 473 of 491 segments compared (-20 % to +35 %, each
-// rung within 3 % in total), so a run resumed after a rebuild mixes two contents. The
+// Which build of a content a playback played. A preset builds to the same bytes everywhere since
+// 2026-12-02 (synthetic-source.js, encode-dash.js); before, two builds of paper-quic differed in
+// 473 of 491 segments compared, and a content built with another ffmpeg or x264, another preset
+// or user video still differs, so a run resumed over another build would mix two contents. The
 // digest covers what a playback fetches: each representation's init and segment sizes (a
 // re-encode that changed bytes but no size would go unseen; hashing every file would read
 // hundreds of MB at each run's start).

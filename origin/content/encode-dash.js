@@ -2,7 +2,7 @@
 // Encodes one preset's ladder into DASH with ffmpeg + libx264 in a single ffmpeg process, so
 // the (synthetic or user) source is decoded once and every rung sees identical pictures.
 const { spawn } = require('node:child_process');
-const { syntheticSourceGraph } = require('./synthetic-source');
+const { syntheticSourceGraph, SWS_FLAGS } = require('./synthetic-source');
 
 /**
  * x264 settings per motion class. Every segment must start with an IDR and GOPs must be closed
@@ -20,7 +20,9 @@ function x264Params({ fps, segmentSeconds, keyframeSeconds, motion, constantBitr
   const gop = Math.max(1, Math.round(fps * Math.min(segmentSeconds, keyframeSeconds ?? segmentSeconds)));
   // Constant bitrate: x264's HRD in CBR mode pads with filler data, so every second carries the
   // rung's rate (paper 004's clip is "5.24 Mbps"; the default VBR averaged 4.3 on it).
-  const common = `slices=4:open-gop=0:repeat-headers=1${constantBitrate ? ':nal-hrd=cbr' : ''}`;
+  // cpu-independent: without it x264 picks some algorithms by the CPU's features (with and
+  // without its assembly the bytes differ), so a preset would encode differently on another machine.
+  const common = `slices=4:open-gop=0:repeat-headers=1:cpu-independent=1${constantBitrate ? ':nal-hrd=cbr' : ''}`;
   if (motion === 'high') {
     return `keyint=${gop}:min-keyint=${Math.max(1, Math.min(gop, Math.round(fps / 2)))}:scenecut=40:${common}`;
   }
@@ -44,18 +46,19 @@ function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
     // A user's video keeps its own aspect ratio inside the ladder's frame (letterbox/pillarbox),
     // because every rung must have exactly the same aspect ratio for MSE switching.
     rungChain = (r) =>
-      `fps=${preset.fps},scale=${r.width}:${r.height}:force_original_aspect_ratio=decrease,` +
+      `fps=${preset.fps},scale=${r.width}:${r.height}:flags=${SWS_FLAGS}:force_original_aspect_ratio=decrease,` +
       `pad=${r.width}:${r.height}:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p`;
   } else {
     args.push('-f', 'lavfi', '-i', syntheticSourceGraph({
       width: top.width, height: top.height, fps: preset.fps, durationSeconds: duration, motion: preset.motion,
     }));
-    rungChain = (r) => `scale=${r.width}:${r.height}:flags=bicubic,setsar=1`;
+    rungChain = (r) => `scale=${r.width}:${r.height}:flags=${SWS_FLAGS},setsar=1`;
   }
   // Split the source once and scale per rung, so the source is generated/decoded only once.
   const splitOuts = preset.ladder.map((_, i) => `[src${i}]`).join('');
   const rungGraphs = preset.ladder.map((r, i) => `[src${i}]${rungChain(r)}[v${i}]`);
-  args.push('-filter_complex', [`[0:v:0]split=${preset.ladder.length}${splitOuts}`, ...rungGraphs].join(';'));
+  // sws_flags: bit-exact for the conversions ffmpeg inserts (synthetic-source.js says why).
+  args.push('-filter_complex', `sws_flags=${SWS_FLAGS};${[`[0:v:0]split=${preset.ladder.length}${splitOuts}`, ...rungGraphs].join(';')}`);
   if (duration !== undefined) args.push('-t', String(duration));
   preset.ladder.forEach((r, i) => {
     const kbps = r.bitrateKbps;
@@ -66,6 +69,10 @@ function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
   const gopSeconds = preset.segmentSeconds;
   args.push(
     '-c:v', 'libx264', '-profile:v', 'high', '-preset', preset.x264Preset || 'veryfast', '-pix_fmt', 'yuv420p',
+    // One encoder thread: x264's frame threads with VBV (the maxrate cap above) make its rate
+    // control depend on thread timing, so two builds differed. Costs ~1.5x the build time on 2
+    // cores (the filters still use both); reproducible content is worth it (synthetic-source.js).
+    '-threads', '1',
     '-x264-params', x264Params(preset),
     '-force_key_frames', `expr:gte(t,n_forced*${gopSeconds})`,
     '-an',

@@ -5,10 +5,16 @@
 // moving synthetic scenes with hard cuts between them, at a cadence set by the motion class.
 //
 // Expensive generators (mandelbrot, life) are rendered small and scaled up: at 720p mandelbrot
-// alone runs slower than real time on two cores. Every generator has a fixed seed, yet two
-// builds of paper-quic here were not byte-identical (segments -20 % to +35 %; whether the
-// encoder or a filter varies was not isolated): playbacks record which build they played
-// (content-build-digest.js).
+// alone runs slower than real time on two cores.
+//
+// One preset must give the same bytes on every build and every machine: a run resumed after a
+// rebuild, or sharded over machines, would otherwise compare different contents. So every
+// generator has a fixed seed and gradients its colors (its default "random" colors are drawn
+// without its seed: two builds of paper-quic differed from the first gradients scene on, 16 s
+// in, in 473 of 491 segments compared), and every pixel-format conversion and scale is
+// bit-exact (SWS_FLAGS): swscale's SIMD code rounds differently from its C code unless told not
+// to, so a machine with other SIMD would scale to other pixels. Playbacks still record which
+// build they played (content-build-digest.js).
 
 // Scene lengths in seconds, cycled. "high" imitates paper 000's Bunny (37 I-frames in 30 s),
 // "low" its Nature (5 in 30 s).
@@ -20,6 +26,12 @@ const SCENE_SECONDS = {
 
 // Each scene kind renders at its own size and is scaled to the output; `fast` says whether
 // the scene kind has fast motion (used for high) or slow (used for low).
+// For every scale and format conversion in the graphs (the encoder's per-rung scales included).
+const SWS_FLAGS = 'bicubic+accurate_rnd+bitexact';
+
+// gradients' colors, picked per scene from this palette by the scene's index.
+const GRADIENT_PALETTE = ['0x2a4d7a', '0xd98c3a', '0x5fa35c', '0xb8405e', '0xe8d7a0', '0x3f2f5f', '0x7fc8d0', '0x9a6b3a'];
+
 const SCENE_KINDS = [
   {
     name: 'testsrc2',
@@ -45,7 +57,9 @@ const SCENE_KINDS = [
     name: 'gradients',
     fast: false,
     graph: (s) =>
-      `gradients=size=${Math.min(s.width, 640)}x${Math.min(s.height, 360)}:rate=${s.fps}:n=5:seed=${2000 + s.index}` +
+      `gradients=size=${Math.min(s.width, 640)}x${Math.min(s.height, 360)}:rate=${s.fps}:n=5:seed=${2000 + s.index}:` +
+      // 3 is prime to the palette's 8: five different colors for every index.
+      [0, 1, 2, 3, 4].map((k) => `c${k}=${GRADIENT_PALETTE[(s.index + 3 * k) % GRADIENT_PALETTE.length]}`).join(':') +
       // Temporal grain: a bare gradient compresses to almost nothing, unlike camera video.
       `:speed=${s.motion === 'low' ? 0.004 : 0.03},noise=alls=10:allf=t`,
   },
@@ -95,12 +109,13 @@ function syntheticSourceGraph({ width, height, fps, durationSeconds, motion }) {
     // Each scene restarts its timestamps so concat joins them back to back; scale/setsar/fps
     // make every scene the same stream shape, which concat requires.
     return (
-      `${source},scale=${width}:${height}:flags=bicubic,setsar=1,fps=${fps},format=yuv420p,` +
+      `${source},scale=${width}:${height}:flags=${SWS_FLAGS},setsar=1,fps=${fps},format=yuv420p,` +
       `trim=duration=${scene.seconds},setpts=PTS-STARTPTS[s${index}]`
     );
   });
   const inputs = scenes.map((_, i) => `[s${i}]`).join('');
-  return `${parts.join(';')};${inputs}concat=n=${scenes.length}:v=1:a=0[out0]`;
+  // sws_flags: for the conversions libavfilter inserts itself (each generator's RGB to yuv420p).
+  return `sws_flags=${SWS_FLAGS};${parts.join(';')};${inputs}concat=n=${scenes.length}:v=1:a=0[out0]`;
 }
 
-module.exports = { syntheticSourceGraph, planScenes, SCENE_SECONDS };
+module.exports = { syntheticSourceGraph, planScenes, SCENE_SECONDS, SWS_FLAGS };

@@ -52,7 +52,7 @@ describe('the report says when a run mixes builds', () => {
   test('two builds: both named with their counts, and the cell that holds both', () => {
     const notes = contentBuildNotes([rec('a1', 'aaaaaaaaaaaa'), rec('a2', 'bbbbbbbbbbbb'), rec('b1', 'bbbbbbbbbbbb'), rec('b2', 'bbbbbbbbbbbb')], groups, 'paper-quic');
     expect(notes).toEqual([
-      'These playbacks come from 2 builds of paper-quic whose segment sizes differ: aaaaaaaaaaaa (1 playback), bbbbbbbbbbbb (3 playbacks). A rebuilt content is not byte-identical, so a cell that mixes builds compares slightly different contents.',
+      'These playbacks come from 2 builds of paper-quic whose segment sizes differ: aaaaaaaaaaaa (1 playback), bbbbbbbbbbbb (3 playbacks). A cell that mixes builds compares slightly different contents.',
       'Cells holding playbacks of more than one build, or of a build not recorded: h2 / sara.',
     ]);
   });
@@ -82,8 +82,8 @@ test('a run resumed on another build, or over playbacks that record none, says s
     const mixed = run([{ status: 'ok', contentDigest: 'aaaaaaaaaaaa' }, { status: 'ok' }, { status: 'ok', contentDigest: here }]);
     expect(mixed.digest).toBe(here);
     expect(mixed.lines).toEqual([
-      `note: 1 playback(s) already in the run directory played another build of c (aaaaaaaaaaaa) than this one (${here}): a rebuilt content is not byte-identical; the report marks the cells that mix builds`,
-      `note: 1 playback(s) already in the run directory record no content build (made before the lab recorded builds): whether they played this build of c (${here}) cannot be told; a rebuilt content is not byte-identical; the report marks the cells that mix builds`,
+      `note: 1 playback(s) already in the run directory played another build of c (aaaaaaaaaaaa) than this one (${here}): builds made before 2026-12-02, or with another ffmpeg or x264, differ; the report marks the cells that mix builds`,
+      `note: 1 playback(s) already in the run directory record no content build (made before the lab recorded builds): whether they played this build of c (${here}) cannot be told; builds made before 2026-12-02, or with another ffmpeg or x264, differ; the report marks the cells that mix builds`,
     ]);
     expect(recordedContentBuild({ content: 'absent' }, { contentDir: dir }, [], () => {})).toBeNull();
   } finally {

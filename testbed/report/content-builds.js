@@ -1,6 +1,6 @@
 'use strict';
-// A run that spans a rebuild of its content mixes two contents: a rebuilt preset is not
-// byte-identical (origin/content/content-build-digest.js). Said above the tables, with the
+// A run whose playbacks played different builds of its content mixes two contents (builds from
+// before builds were reproducible, another ffmpeg or x264: origin/content/content-build-digest.js). Said above the tables, with the
 // cells that hold playbacks of more than one build.
 
 /**
@@ -18,7 +18,7 @@ function contentBuildNotes(records, groups, content) {
   const plural = (n) => `${n} playback${n === 1 ? '' : 's'}`;
   const builds = known.map((d) => `${d} (${plural(counts.get(d))})`).join(', ');
   const lines = [];
-  if (known.length > 1) lines.push(`These playbacks come from ${known.length} builds of ${content} whose segment sizes differ: ${builds}. A rebuilt content is not byte-identical, so a cell that mixes builds compares slightly different contents.`);
+  if (known.length > 1) lines.push(`These playbacks come from ${known.length} builds of ${content} whose segment sizes differ: ${builds}. A cell that mixes builds compares slightly different contents.`);
   const unknown = counts.get(null) || 0;
   if (unknown) lines.push(`${plural(unknown)} record no content build (made before the lab recorded one), the others ${builds}: whether they played the same build cannot be told from the records.`);
   const mixed = groups.filter((g) => new Set(g.ids.filter((id) => digestOf.has(id)).map((id) => digestOf.get(id))).size > 1).map((g) => g.label);

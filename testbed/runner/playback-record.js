@@ -138,7 +138,7 @@ function playbackRecord({ scenario, playback: p, emulated, playerConfig, started
     // The code that measured it: a report marks figures made before a listed fix.
     commit: code ? code.commit : null,
     commitDirty: code ? code.dirty : null,
-    // And the content it played: a rebuilt preset is not byte-identical (report/content-builds.js).
+    // And the content it played: builds can differ (content-build-digest.js, report/content-builds.js).
     contentDigest,
     ...(played && played.throughput ? throughputRunFields(played, { scenario, playback: p, emulated }) : {}),
     // Every path's rate: two 5 Mbit/s paths offer 10 (paper004's utilization was over one path's

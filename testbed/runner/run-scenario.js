@@ -104,8 +104,9 @@ function recordContentShares(scenario, o) {
 
 /**
  * The digest of the content build this run plays (recorded in each playback), and a note when
- * the run directory already holds playbacks of another build or of none recorded: a rebuilt
- * content is not byte-identical, and the report marks the cells that mix builds.
+ * the run directory already holds playbacks of another build or of none recorded: builds are
+ * byte-identical only when made by the same code, ffmpeg and x264, and the report marks the
+ * cells that mix builds.
  */
 function recordedContentBuild(scenario, o, done, print) {
   const build = contentBuildDigest(path.join(o.contentDir, scenario.content));
@@ -116,7 +117,7 @@ function recordedContentBuild(scenario, o, done, print) {
   const ok = done.filter((r) => r.status === 'ok');
   const other = ok.filter((r) => r.contentDigest && r.contentDigest !== build.digest);
   const unrecorded = ok.filter((r) => !r.contentDigest);
-  const why = 'a rebuilt content is not byte-identical; the report marks the cells that mix builds';
+  const why = 'builds made before 2026-12-02, or with another ffmpeg or x264, differ; the report marks the cells that mix builds';
   if (other.length) print(`note: ${other.length} playback(s) already in the run directory played another build of ${scenario.content} (${[...new Set(other.map((r) => r.contentDigest))].join(', ')}) than this one (${build.digest}): ${why}`);
   if (unrecorded.length) print(`note: ${unrecorded.length} playback(s) already in the run directory record no content build (made before the lab recorded builds): whether they played this build of ${scenario.content} (${build.digest}) cannot be told; ${why}`);
   return build.digest;
