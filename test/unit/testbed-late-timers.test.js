@@ -24,11 +24,11 @@ test('played again until a try keeps time; each late one set aside', async () =>
   const asides = [];
   const lines = [];
   const out = await playUntilOnTime(async () => tries.shift(), {
-    limitMs: 50, retries: 2, label: '[1/1] x', print: (l) => lines.push(l), setAside: (r, late) => { asides.push(late.maxMs); return `set-aside/x.${asides.length}.json`; },
+    limitMs: 50, retries: 2, label: '[1/1] x', print: (l) => lines.push(l), setAside: (r, why) => { asides.push(why); return `set-aside/x.${asides.length}.json`; },
   });
   expect(out.record.counters.lateTimers.maxMs).toBe(12);
   expect(out.setAside).toBe(2);
-  expect(asides).toEqual([86, 58]);
+  expect(asides).toEqual(['emulator timers late up to 86.0 ms (3x), limit 50 ms', 'emulator timers late up to 58.0 ms (3x), limit 50 ms']);
   expect(lines[0]).toMatch(/\[1\/1\] x set aside: an emulator timer ran 86\.0 ms late \(limit 50 ms\).*playing it again \(1 of 2\).*set-aside\/x\.1\.json/);
   expect(lines).toHaveLength(2);
 });

@@ -6,13 +6,13 @@
 // same 10 s windows as the measured transport's. Control, one JSON object per line:
 //   argv[2]   {"host": "10.77.40.100", "port": 50000, "sampleMs": 1000}
 //   stdout    {"listening": true}
-//             {"t": EPOCH_MS, "mono": MS, "bytes": CUMULATIVE}      every sampleMs once a sender connected
-//             {"accepted": true, "t": EPOCH_MS, "mono": MS, "peer": "A.B.C.D:P"}
-//             {"closed": true, "t": EPOCH_MS, "mono": MS, "bytes": N}  when the sender's connection ends
+//             {"mono": MS, "bytes": CUMULATIVE}      every sampleMs once a sender connected
+//             {"accepted": true, "mono": MS, "peer": "A.B.C.D:P"}
+//             {"closed": true, "mono": MS, "bytes": N}  when the sender's connection ends
 //             {"error": "..."} and exit 1
-// mono is the machine's monotonic clock (lab-clock.js), the one the runner reads
-// (competing-flows.js's receiverSample): the wall clock t, for someone reading the output by
-// hand, steps when one of these VMs is resumed from a snapshot.
+// mono is the machine's monotonic clock (lab-clock.js), which every process shares and the
+// runner converts (competing-flows.js's receiverSample); not the wall clock, which steps when
+// one of these VMs is resumed from a snapshot.
 // It ends on SIGTERM, SIGINT, or when its stdin closes (its last sample first).
 const net = require('node:net');
 const { machineMonotonicMs } = require('../runner/lab-clock');
@@ -24,7 +24,7 @@ function main() {
     process.exit(2);
   }
   const say = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-  const now = () => ({ t: Date.now(), mono: machineMonotonicMs() });
+  const now = () => ({ mono: machineMonotonicMs() });
   let bytes = 0;
   let timer = null;
   let connection = null;

@@ -23,10 +23,12 @@ function machineMonotonicMs() {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
+// Both clocks are CLOCK_MONOTONIC read in this process, so their difference is fixed: read once.
+const LAB_MINUS_MACHINE_MS = labNowMs() - machineMonotonicMs();
+
 /** A machineMonotonicMs() reading, e.g. one a child process took, on this process's lab clock. */
 function labMsOfMachineMonotonic(ms) {
-  // Both of this process's readings come from the same monotonic clock: their difference is fixed.
-  return ms + (labNowMs() - machineMonotonicMs());
+  return ms + LAB_MINUS_MACHINE_MS;
 }
 
 /**

@@ -32,7 +32,7 @@ function lateBeyondLimit(record, limitMs) {
  * @param {object} o
  * @param {number|null} o.limitMs
  * @param {number} o.retries
- * @param {(record: object, late: {maxMs: number, count: number}) => string} o.setAside  returns where it went
+ * @param {(record: object, why: string) => string} o.setAside  keeps the record with why; returns where it went
  * @param {(line: string) => void} o.print
  * @param {string} o.label
  * @returns {Promise<{record: object|null, setAside: number}>}
@@ -46,7 +46,7 @@ async function playUntilOnTime(play, { limitMs, retries, setAside, print, label 
       print(`${label}: emulator timers ran late (up to ${late.maxMs.toFixed(1)} ms, limit ${limitMs} ms) on all ${attempt + 1} tries: the last is kept; the machine is too busy for this run`);
       return { record, setAside: attempt };
     }
-    const where = setAside(record, late);
+    const where = setAside(record, `emulator timers late up to ${late.maxMs.toFixed(1)} ms (${late.count}x), limit ${limitMs} ms`);
     print(`${label} set aside: an emulator timer ran ${late.maxMs.toFixed(1)} ms late (limit ${limitMs} ms), so the link was not the configured one; playing it again (${attempt + 1} of ${retries}); the record is in ${where}`);
   }
 }

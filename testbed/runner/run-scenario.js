@@ -183,7 +183,7 @@ async function runScenario(o) {
         ({ record } = await playUntilOnTime(() => playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code, contentDigest }), {
           limitMs: o.lateLimitMs ?? null,
           retries: o.lateRetries ?? 0,
-          setAside: (r, late) => rd.setAside(r, `emulator timers late up to ${late.maxMs.toFixed(1)} ms (${late.count}x), limit ${o.lateLimitMs} ms`),
+          setAside: (r, why) => rd.setAside(r, why),
           print: (line) => { bar.done(); print(line); },
           label,
         }));

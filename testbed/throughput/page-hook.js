@@ -29,20 +29,18 @@ function startLoad(transport, request, onProgress) {
  * @param {number} o.requestBytes  bytes per range request
  * @param {number} o.seconds       how long to fetch
  * @param {number} o.sampleMs      how often to sample the in-order bytes
- * @returns {Promise<{startedAtEpochMs: number, startedAtPageMs: number, seconds: number, bytes: number, samples: [number, number][],
+ * @returns {Promise<{startedAtPageMs: number, seconds: number, bytes: number, samples: [number, number][],
  *   requests: number, completedRequests: number, protocols: string[], transportStats: object|null}>}
  *   samples: [ms since the start, in-order bytes]; startedAtPageMs: the start on the page's
- *   performance.now() clock, which the runner puts on its own; startedAtEpochMs, the start on the
- *   wall clock, is not used to line anything up (the wall clock steps when a VM is resumed from a
- *   snapshot)
+ *   performance.now() clock, which the runner puts on its own (not the wall clock, which steps
+ *   when a VM is resumed from a snapshot)
  */
 async function measureThroughput({ name, originInfo, options, sourcePath, sourceBytes, requestBytes, seconds, sampleMs }) {
   const transport = createTransport(name, originInfo.urls, options, { bufferLevel: () => 0, certSha256Hex: originInfo.certSha256Hex });
-  const out = { startedAtEpochMs: null, startedAtPageMs: null, seconds: null, bytes: 0, samples: [], requests: 0, completedRequests: 0, protocols: [], transportStats: null };
+  const out = { startedAtPageMs: null, seconds: null, bytes: 0, samples: [], requests: 0, completedRequests: 0, protocols: [], transportStats: null };
   let finished = 0; // bytes of the ranges that have completed
   let inFlight = 0; // in-order bytes of the range in flight
   const t0 = performance.now();
-  out.startedAtEpochMs = performance.timeOrigin + t0;
   out.startedAtPageMs = t0;
   const sample = () => out.samples.push([Math.round(performance.now() - t0), finished + inFlight]);
   sample();
