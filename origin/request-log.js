@@ -5,6 +5,7 @@
 // in-memory sink.
 const fs = require('node:fs');
 const path = require('node:path');
+const { machineMonotonicMs } = require('../shared/machine-monotonic-ms');
 
 /**
  * @param {object} opts
@@ -64,12 +65,14 @@ function createRequestLog({ file, sink } = {}) {
 function logResponse(log, req, res, info) {
   const started = process.hrtime.bigint();
   const startedAt = new Date();
+  const startedMono = machineMonotonicMs();
   let done = false;
   const write = (aborted) => {
     if (done) return;
     done = true;
     log.record({
       time: startedAt.toISOString(),
+      mono: startedMono,
       protocol: info.protocol,
       listener: info.listener,
       port: info.port,
@@ -113,6 +116,7 @@ function wasCutShort(res) {
 function logRejectedRequest(log, info, status) {
   log.record({
     time: new Date().toISOString(),
+    mono: machineMonotonicMs(),
     protocol: info.protocol,
     listener: info.listener,
     port: info.port,

@@ -18,6 +18,7 @@ const { realPathInsideAsync } = require('../real-path-inside');
 const { contentTypeFor } = require('../content-types');
 const { PlayoutClock } = require('./playout-clock');
 const { InFlightWindow } = require('./in-flight-window');
+const { machineMonotonicMs } = require('../../shared/machine-monotonic-ms');
 
 const RELIABLE_FRAME_BYTES = 16 * 1024;
 const UNRELIABLE_CHUNK_BYTES = 1100;
@@ -212,6 +213,7 @@ class FdspResponder {
     if (!this.o.log) return;
     this.o.log({
       time: new Date().toISOString(),
+      mono: machineMonotonicMs(),
       protocol: this.o.protocol || 'datachannel',
       listener: this.o.listener || 'datachannel',
       connectionId: this.o.peerId ?? null,

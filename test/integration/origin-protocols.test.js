@@ -538,6 +538,11 @@ describe('request log', () => {
     expect(h2b.streamId).not.toBe(h2a.streamId);
 
     expect(rejected).toMatchObject({ listener: 'http11', status: 400, method: null, bytes: 0 });
+    // Every line carries the machine's monotonic clock too (what the runner lines network
+    // switches up with), in the order the requests came.
+    const monos = entries.map((e) => e.mono);
+    expect(monos.every((m) => typeof m === 'number')).toBe(true);
+    expect([...monos].sort((a, b) => a - b)).toEqual(monos);
 
     // The file on disk holds exactly the lines the sink saw.
     await origin.flushLog();

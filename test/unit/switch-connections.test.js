@@ -74,3 +74,24 @@ test('after a switch, a request with a logged peer is taken before an earlier on
   const [only] = connectionsAcrossSwitches(switchLog.slice(0, 1), log.slice(0, 2));
   expect(only).toMatchObject({ outcome: 'new connection', connectionId: 'c2', peerAfter: null });
 });
+
+test('with monotonic stamps in both logs, a wall-clock step between a switch and its requests misleads nothing', () => {
+  // The wall clock stepped 13 s forward between the switch (at wall 10 s) and the requests
+  // after it; on the monotonic clock (mono, ms) the switch came at 10 000 and they at 11 000+.
+  const switches = [{ atSeconds: 10, at: t(10), mono: 10000, network: 'lte', clientIp: '10.77.0.3' },
+    { atSeconds: 20, at: t(20), mono: 20000, network: 'wifi', clientIp: '10.77.0.4' }];
+  const log = [
+    { time: t(5), mono: 5000, listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.2:50000' },
+    { time: t(24), mono: 11000, listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.3:50000' },
+    { time: t(35), mono: 22000, listener: 'h3', connectionId: 'h3-2', peer: '10.77.0.4:41000' },
+  ];
+  const out = connectionsAcrossSwitches(switches, log);
+  expect(out.map((e) => e.outcome)).toEqual(['migrated', 'new connection']);
+  // By the wall clock alone (a log from before the origin stamped mono) the request at wall 24 s
+  // falls after the second switch: the first switch would have seen no request.
+  const wall = connectionsAcrossSwitches(switches.map(({ mono, ...s }) => s), log);
+  expect(wall.map((e) => e.outcome)).toEqual(['no request', 'new connection']);
+  // Only one log stamped: the wall clock for both, never a mix of clocks.
+  const mixed = connectionsAcrossSwitches(switches, log.map(({ mono, ...e }) => e));
+  expect(mixed.map((e) => e.outcome)).toEqual(['no request', 'new connection']);
+});

@@ -15,7 +15,7 @@
 // one of these VMs is resumed from a snapshot.
 // It ends on SIGTERM, SIGINT, or when its stdin closes (its last sample first).
 const net = require('node:net');
-const { machineMonotonicMs } = require('../runner/lab-clock');
+const { machineMonotonicMs } = require('../../shared/machine-monotonic-ms');
 
 function main() {
   const { host, port, sampleMs = 1000 } = JSON.parse(process.argv[2] || '{}');

@@ -7,21 +7,15 @@
 // 13 s step mid-run: its wire-byte series, stamped with Date.now(), slid 13 s against the
 // page's segment times and its overhead came out at -6.8 %.
 const { performance } = require('perf_hooks');
+// One clock for every process on the machine (two processes' labNowMs differ by any wall-clock
+// step between their starts, since performance.timeOrigin is a wall-clock reading).
+const { machineMonotonicMs } = require('../../shared/machine-monotonic-ms');
 
 /** Monotonic milliseconds, starting near the wall clock at this process's start. */
 function labNowMs() {
   return performance.timeOrigin + performance.now();
 }
 
-/**
- * CLOCK_MONOTONIC in ms: one clock for every process on this machine, namespaces included
- * (performance.now() counts from each process's own start, and performance.timeOrigin is that
- * start on the wall clock, so two processes' lab clocks differ by any step between their starts).
- * A child process that stamps its samples with it lets the runner put them on its lab clock.
- */
-function machineMonotonicMs() {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
 
 // Both clocks are CLOCK_MONOTONIC read in this process, so their difference is fixed: read once.
 const LAB_MINUS_MACHINE_MS = labNowMs() - machineMonotonicMs();

@@ -9,8 +9,20 @@
 const ipOf = (peer) => (typeof peer === 'string' ? peer.replace(/:\d+$/, '').replace(/^\[|\]$/g, '') : null);
 
 /**
- * @param {Array<{atSeconds: number, at: string, network: string, clientIp: string|null}>} switchLog
- * @param {Array<{time: string, listener: string, connectionId: string, aborted: boolean, peer?: string}>} requestLog
+ * Times to compare switches and requests by: the machine's monotonic clock when both logs carry
+ * it (mono), since the wall clock steps when a VM is resumed from a snapshot; else (records from
+ * before the origin stamped it) the wall clock of both.
+ */
+function commonClock(switchLog, requestLog) {
+  const mono = switchLog.every((s) => typeof s.mono === 'number') && requestLog.every((e) => typeof e.mono === 'number');
+  return mono
+    ? { ofSwitch: (s) => s.mono, ofRequest: (e) => e.mono }
+    : { ofSwitch: (s) => Date.parse(s.at), ofRequest: (e) => Date.parse(e.time) };
+}
+
+/**
+ * @param {Array<{atSeconds: number, at: string, mono?: number, network: string, clientIp: string|null}>} switchLog
+ * @param {Array<{time: string, mono?: number, listener: string, connectionId: string, aborted: boolean, peer?: string}>} requestLog
  * @returns {Array<{atSeconds: number, network: string, clientIp: string|null, connectionId: string|null,
  *   outcome: 'migrated'|'same connection'|'new connection'|'no request', peerBefore: string|null, peerAfter: string|null}>}
  *   migrated: a connection used before the switch carried the first request after it, from the
@@ -19,14 +31,15 @@ const ipOf = (peer) => (typeof peer === 'string' ? peer.replace(/:\d+$/, '').rep
  *   back to an address the client had before lets a connection opened there carry on
  */
 function connectionsAcrossSwitches(switchLog, requestLog) {
-  const requests = requestLog
-    .filter((e) => e.connectionId && e.time)
-    .map((e) => ({ ...e, key: `${e.listener}:${e.connectionId}`, ms: Date.parse(e.time) }))
+  const timed = requestLog.filter((e) => e.connectionId && e.time);
+  const clock = commonClock(switchLog, timed);
+  const requests = timed
+    .map((e) => ({ ...e, key: `${e.listener}:${e.connectionId}`, ms: clock.ofRequest(e) }))
     .sort((a, b) => a.ms - b.ms);
-  const switches = [...switchLog].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  const switches = switchLog.map((s) => ({ ...s, ms: clock.ofSwitch(s) })).sort((a, b) => a.ms - b.ms);
   return switches.map((s, i) => {
-    const at = Date.parse(s.at);
-    const until = i + 1 < switches.length ? Date.parse(switches[i + 1].at) : Infinity;
+    const at = s.ms;
+    const until = i + 1 < switches.length ? switches[i + 1].ms : Infinity;
     const before = requests.filter((r) => r.ms < at);
     // The first request after the switch that was answered and came from the new address: one
     // the player sent on an old connection just before it noticed the switch fails (aborted), and
