@@ -116,7 +116,9 @@ class FdspResponder {
     if (req.paceBps !== undefined && unreliable.setRate) unreliable.setRate(req.paceBps);
     if (req.windowBytes !== undefined) this.window.setLimit(req.windowBytes);
     const started = performance.now();
-    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : this.clock.now() + req.deadlineMs };
+    // The log's times are the request's arrival, as the HTTP listeners' are (request-log.js).
+    const arrived = { time: new Date().toISOString(), mono: machineMonotonicMs() };
+    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, arrived, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : this.clock.now() + req.deadlineMs };
     this.open.set(requestId, state);
     let file;
     try {
@@ -212,8 +214,8 @@ class FdspResponder {
   logEntry(state, { status, bytes, aborted = false, path: p }) {
     if (!this.o.log) return;
     this.o.log({
-      time: new Date().toISOString(),
-      mono: machineMonotonicMs(),
+      time: state.arrived.time,
+      mono: state.arrived.mono,
       protocol: this.o.protocol || 'datachannel',
       listener: this.o.listener || 'datachannel',
       connectionId: this.o.peerId ?? null,

@@ -60,14 +60,18 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
     const ipOf = (peer) => peer.replace(/:\d+$/, '');
     for (const [transport, x] of Object.entries(rec)) {
       const media = logs[transport].filter((e) => e.status === 200 && !e.aborted && /\.m4s$/.test(e.path || ''));
-      const periods = [null, ...x.switchLog.map((e) => Date.parse(e.at))];
+      // On the machine's monotonic clock, which the runner's switch log and the origin's request
+      // log both stamp (mono): the wall clock steps when a VM is resumed.
+      expect(x.switchLog.every((e) => typeof e.mono === 'number') && media.every((e) => typeof e.mono === 'number')).toBe(true);
+      expect(x.switchConnections.every((e) => e.clock === 'mono')).toBe(true);
+      const periods = [null, ...x.switchLog.map((e) => e.mono)];
       // The client's address in each network period: it starts at .2 and alternates.
       const addressIn = [x.switchLog[1].clientIp, ...x.switchLog.map((e) => e.clientIp)];
       // Media served in each network period (between switches, after the outage).
       const mediaIn = periods.map((from, i) => {
         const to = periods[i + 1] ?? Infinity;
         return media.filter((e) => {
-          const t = Date.parse(e.time);
+          const t = e.mono;
           return (from === null || t > from + 2500) && t < to;
         });
       });

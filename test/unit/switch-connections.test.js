@@ -87,10 +87,12 @@ test('with monotonic stamps in both logs, a wall-clock step between a switch and
   ];
   const out = connectionsAcrossSwitches(switches, log);
   expect(out.map((e) => e.outcome)).toEqual(['migrated', 'new connection']);
+  expect(out.map((e) => e.clock)).toEqual(['mono', 'mono']);
   // By the wall clock alone (a log from before the origin stamped mono) the request at wall 24 s
   // falls after the second switch: the first switch would have seen no request.
   const wall = connectionsAcrossSwitches(switches.map(({ mono, ...s }) => s), log);
   expect(wall.map((e) => e.outcome)).toEqual(['no request', 'new connection']);
+  expect(wall[0].clock).toBe('wall');
   // Only one log stamped: the wall clock for both, never a mix of clocks.
   const mixed = connectionsAcrossSwitches(switches, log.map(({ mono, ...e }) => e));
   expect(mixed.map((e) => e.outcome)).toEqual(['no request', 'new connection']);

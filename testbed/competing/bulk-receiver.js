@@ -10,9 +10,9 @@
 //             {"accepted": true, "mono": MS, "peer": "A.B.C.D:P"}
 //             {"closed": true, "mono": MS, "bytes": N}  when the sender's connection ends
 //             {"error": "..."} and exit 1
-// mono is the machine's monotonic clock (lab-clock.js), which every process shares and the
-// runner converts (competing-flows.js's receiverSample); not the wall clock, which steps when
-// one of these VMs is resumed from a snapshot.
+// mono is the machine's monotonic clock (shared/machine-monotonic-ms.js), which every process
+// shares and the runner converts (competing-flows.js's receiverSample); not the wall clock,
+// which steps when one of these VMs is resumed from a snapshot.
 // It ends on SIGTERM, SIGINT, or when its stdin closes (its last sample first).
 const net = require('node:net');
 const { machineMonotonicMs } = require('../../shared/machine-monotonic-ms');

@@ -63,7 +63,8 @@ function running(child) {
 
 /**
  * A receiver's byte-count message as a sample [ms on the lab clock, cumulative bytes], or null
- * for its other messages. Its monotonic stamp, not its wall-clock one: the wall clock can step.
+ * for its other messages. It is timed by its monotonic stamp (mono), never a wall-clock one:
+ * the wall clock can step.
  */
 function receiverSample(msg) {
   if (typeof msg.bytes !== 'number' || typeof msg.mono !== 'number') return null;

@@ -16,7 +16,6 @@ function labNowMs() {
   return performance.timeOrigin + performance.now();
 }
 
-
 // Both clocks are CLOCK_MONOTONIC read in this process, so their difference is fixed: read once.
 const LAB_MINUS_MACHINE_MS = labNowMs() - machineMonotonicMs();
 

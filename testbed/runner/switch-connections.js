@@ -16,14 +16,14 @@ const ipOf = (peer) => (typeof peer === 'string' ? peer.replace(/:\d+$/, '').rep
 function commonClock(switchLog, requestLog) {
   const mono = switchLog.every((s) => typeof s.mono === 'number') && requestLog.every((e) => typeof e.mono === 'number');
   return mono
-    ? { ofSwitch: (s) => s.mono, ofRequest: (e) => e.mono }
-    : { ofSwitch: (s) => Date.parse(s.at), ofRequest: (e) => Date.parse(e.time) };
+    ? { name: 'mono', ofSwitch: (s) => s.mono, ofRequest: (e) => e.mono }
+    : { name: 'wall', ofSwitch: (s) => Date.parse(s.at), ofRequest: (e) => Date.parse(e.time) };
 }
 
 /**
  * @param {Array<{atSeconds: number, at: string, mono?: number, network: string, clientIp: string|null}>} switchLog
  * @param {Array<{time: string, mono?: number, listener: string, connectionId: string, aborted: boolean, peer?: string}>} requestLog
- * @returns {Array<{atSeconds: number, network: string, clientIp: string|null, connectionId: string|null,
+ * @returns {Array<{atSeconds: number, network: string, clientIp: string|null, clock: 'mono'|'wall', connectionId: string|null,
  *   outcome: 'migrated'|'same connection'|'new connection'|'no request', peerBefore: string|null, peerAfter: string|null}>}
  *   migrated: a connection used before the switch carried the first request after it, from the
  *   new address; new connection: that request opened one (0-RTT or not is not in the log);
@@ -51,7 +51,8 @@ function connectionsAcrossSwitches(switchLog, requestLog) {
     // nothing of the address, and only stands in when no other came.
     const after = (r) => r.ms >= at && r.ms < until && !r.aborted && fromNewAddress(r);
     const first = requests.find((r) => after(r) && ipOf(r.peer) !== null) || requests.find(after);
-    const base = { atSeconds: s.atSeconds, network: s.network, clientIp: s.clientIp || null };
+    // Which clock matched them, so a record says when a wall-clock step could have misled it.
+    const base = { atSeconds: s.atSeconds, network: s.network, clientIp: s.clientIp || null, clock: clock.name };
     if (!first) return { ...base, connectionId: null, outcome: 'no request', peerBefore: null, peerAfter: null };
     const earlier = [...before].reverse().find((r) => r.key === first.key);
     if (!earlier) return { ...base, connectionId: first.connectionId, outcome: 'new connection', peerBefore: null, peerAfter: first.peer || null };
