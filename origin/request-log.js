@@ -63,7 +63,6 @@ function createRequestLog({ file, sink } = {}) {
  * @param {ConnectionInfo} info
  */
 function logResponse(log, req, res, info) {
-  const started = process.hrtime.bigint();
   const startedAt = new Date();
   const startedMono = machineMonotonicMs();
   let done = false;
@@ -83,7 +82,7 @@ function logResponse(log, req, res, info) {
       range: req.headers.range || null,
       status: res.statusCode,
       bytes: res.labBodyBytes || 0,
-      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+      durationMs: Math.round((machineMonotonicMs() - startedMono) * 1e3) / 1e3,
       aborted,
       ...(info.peer ? { peer: info.peer } : {}),
     });

@@ -115,10 +115,9 @@ class FdspResponder {
     // The client's pace for the unreliable part, from this request on (null: unpaced).
     if (req.paceBps !== undefined && unreliable.setRate) unreliable.setRate(req.paceBps);
     if (req.windowBytes !== undefined) this.window.setLimit(req.windowBytes);
-    const started = performance.now();
     // The log's times are the request's arrival, as the HTTP listeners' are (request-log.js).
     const arrived = { time: new Date().toISOString(), mono: machineMonotonicMs() };
-    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, started, arrived, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : this.clock.now() + req.deadlineMs };
+    const state = { requestId, url: req.url, bp: req.bp, udpOnly: Boolean(req.udpOnly), unreliable, arrived, cancelled: false, skipped: 0, sent: 0, expiresAt: req.deadlineMs === null ? null : this.clock.now() + req.deadlineMs };
     this.open.set(requestId, state);
     let file;
     try {
@@ -238,7 +237,7 @@ class FdspResponder {
       paceBps: state.unreliable.rateBps ?? null,
       // The client's receive window while this was sent (bytes; null: none).
       windowBytes: this.window.limit,
-      durationMs: Math.round(performance.now() - state.started),
+      durationMs: Math.round(machineMonotonicMs() - state.arrived.mono),
       aborted,
       ...(this.o.logFields ? this.o.logFields() : {}),
     });

@@ -8,7 +8,7 @@ const { createEmulatedLink, inNamespace } = require('../../testbed/netem/namespa
 const { enableMptcp, mptcpCounters } = require('../../testbed/netem/mptcp');
 const { startBulkTransfer } = require('../support/bulk-transfer');
 const { measureAgainIfOff } = require('../support/measure-again');
-const { EARLY_MS } = require('../../testbed/netem/udp-relay');
+const { earliestRoundTripMs } = require('../../testbed/netem/udp-relay');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -49,7 +49,7 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
     // packet up to EARLY_MS early by design (udp-relay.js), twice per round trip, and the
     // shortest of five round trips finds that edge (a CI run measured 18.9-19.0 ms three times).
     const rtts = [PATH0, PATH1].map((p) => p.toClient.delayMs + p.toServer.delayMs);
-    const bounds = rtts.map((rtt) => [rtt - 2 * EARLY_MS, rtt + 6]); // ms per path: the measure-again rule and the assertions share them
+    const bounds = rtts.map((rtt) => [earliestRoundTripMs(rtt), rtt + 6]); // ms per path: the measure-again rule and the assertions share them
     const inside = (ms, [low, high]) => ms > low && ms < high;
     const [rtt0, rtt1] = await measureAgainIfOff('netem-two-paths RTT', {
       measure: async () => [rttMs(link.clientNs, link.paths[0].serverIp), rttMs(link.clientNs, link.paths[1].serverIp)],

@@ -11,7 +11,7 @@ const { ensureContent } = require('../../origin/content/ensure-content');
 const { fnv1a32 } = require('../../player/qoe/fnv1a32');
 const { fdspMediaLoss } = require('../../player/qoe/fdsp-media-loss');
 const { runQoeCli } = require('../support/qoe-cli');
-const { EARLY_MS } = require('../../testbed/netem/udp-relay');
+const { earliestRoundTripMs } = require('../../testbed/netem/udp-relay');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -62,7 +62,7 @@ describeAsRoot('npm run qoe -- scenarios/fdsp-smoke', () => {
       expect(x.qoe.segments.length).toBeGreaterThanOrEqual(10);
       // The emulator saw the round trip: no segment's first byte came sooner than one RTT (less
       // the relay's designed early delivery, EARLY_MS on each of the two legs).
-      for (const s of x.qoe.segments) expect(s.firstByte - s.requestStart).toBeGreaterThanOrEqual(100 - 2 * EARLY_MS);
+      for (const s of x.qoe.segments) expect(s.firstByte - s.requestStart).toBeGreaterThanOrEqual(earliestRoundTripMs(100));
     }
   });
 

@@ -16,6 +16,11 @@ const LATE_WARNING_MS = 5;
 // already due goes out at once instead of through a timer.
 const EARLY_MS = 1;
 
+/** The shortest a round trip through the relay can measure: two deliveries, each up to EARLY_MS early. */
+function earliestRoundTripMs(rttMs) {
+  return rttMs - 2 * EARLY_MS;
+}
+
 /**
  * A copy of an IP packet with one bit flipped, as netem's corrupt does, except in the IP
  * version nibble: a TUN device refuses a packet whose version is not 4 or 6 (EINVAL), socat
@@ -227,4 +232,4 @@ class UdpRelay {
   }
 }
 
-module.exports = { UdpRelay, TimerQueue, EARLY_MS, corruptPacket };
+module.exports = { UdpRelay, TimerQueue, EARLY_MS, earliestRoundTripMs, corruptPacket };
