@@ -5,6 +5,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { PRESETS, GROUPS, resolvePresetNames } = require('./presets');
 const { ensureContent } = require('./ensure-content');
+const { defaultProcessCount } = require('./parallel-encode');
 const { createProgressBar } = require('./progress-bar');
 const { contentShares, formatContentShares } = require('./content-shares');
 const { exitQuietlyOnClosedStdout } = require('../../shared/exit-quietly-on-closed-stdout');
@@ -38,6 +39,10 @@ Options:
   --content-dir DIR   where content goes (default: ${path.join(REPO, 'content')})
   --force             rebuild even if the content exists (the old build stays until the new
                       one is complete)
+  --processes N       ffmpeg processes sharing the ladder's rungs (default ${defaultProcessCount(Infinity)}: one per
+                      core, at most 4); each encodes its rungs with one x264 thread, so the
+                      bytes are the same for any N; each process makes the whole source
+                      (~1.4 GB of memory for a 1080p ladder)
   --shares            print, for each named content (built, in --content-dir), what FDSP sends
                       reliably at BP 0/25/50/75/100: its share of bytes and of 1100-byte packets,
                       with each rung's I-slice share and I-frames per 30 s; builds nothing
@@ -63,6 +68,7 @@ async function main(argv) {
         duration: { type: 'string' },
         'content-dir': { type: 'string' },
         force: { type: 'boolean', default: false },
+        processes: { type: 'string' },
         list: { type: 'boolean', default: false },
         shares: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -105,6 +111,11 @@ async function main(argv) {
     durationSeconds = Number(values.duration);
     if (!(durationSeconds > 0)) return fail(`--duration must be a positive number of seconds, got "${values.duration}"`);
   }
+  let processes;
+  if (values.processes !== undefined) {
+    processes = Number(values.processes);
+    if (!Number.isInteger(processes) || processes < 1 || processes > 64) return fail(`--processes must be a whole number from 1 to 64, got "${values.processes}"`);
+  }
   if ((values.input || values.name) && names.length !== 1) {
     return fail('--input and --name take exactly one preset');
   }
@@ -126,6 +137,7 @@ async function main(argv) {
         inputFile: values.input,
         durationSeconds,
         force: values.force,
+        processes,
         signal: controller.signal,
         onProgress: (e) => {
           if (e.phase === 'encode' && e.fraction !== undefined) bar.update(e.fraction);

@@ -1,6 +1,7 @@
 'use strict';
-// Encodes one preset's ladder into DASH with ffmpeg + libx264 in a single ffmpeg process, so
-// the (synthetic or user) source is decoded once and every rung sees identical pictures.
+// Encodes a preset's ladder, or a share of its rungs, into DASH with ffmpeg + libx264 in one
+// ffmpeg process: the (synthetic or user) source is made once for the rungs it encodes, and every
+// rung sees identical pictures. parallel-encode.js runs several such processes and joins them.
 const { spawn } = require('node:child_process');
 const { syntheticSourceGraph, SWS_FLAGS } = require('./synthetic-source');
 
@@ -33,10 +34,13 @@ function x264Params({ fps, segmentSeconds, keyframeSeconds, motion, constantBitr
  * The whole ffmpeg command line for one preset.
  * @param {object} preset  from presets.js (ladder, fps, segmentSeconds, durationSeconds, motion, x264Preset,
  *   constantBitrate, fragmentSeconds, keyframeSeconds)
- * @param {object} opts    { outDir, inputFile?, durationSeconds? }
+ * @param {object} opts    { outDir, inputFile?, durationSeconds?, rungs? }: rungs, the ladder indices
+ *   this process encodes (default all); the source is still made at the whole ladder's top size, so
+ *   each rung gets the same pictures as in a one-process build (parallel-encode.js)
  */
-function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
+function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds, rungs }) {
   const top = preset.ladder.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+  const ladder = rungs ? rungs.map((i) => preset.ladder[i]) : preset.ladder;
   const duration = durationSeconds ?? (inputFile ? undefined : preset.durationSeconds);
   const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1'];
   // Per rung: the chain that turns the decoded source into that rung's pictures.
@@ -54,13 +58,13 @@ function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
     }));
     rungChain = (r) => `scale=${r.width}:${r.height}:flags=${SWS_FLAGS},setsar=1`;
   }
-  // Split the source once and scale per rung, so the source is generated/decoded only once.
-  const splitOuts = preset.ladder.map((_, i) => `[src${i}]`).join('');
-  const rungGraphs = preset.ladder.map((r, i) => `[src${i}]${rungChain(r)}[v${i}]`);
+  // Split the source once and scale per rung, so the source is generated/decoded once per process.
+  const splitOuts = ladder.map((_, i) => `[src${i}]`).join('');
+  const rungGraphs = ladder.map((r, i) => `[src${i}]${rungChain(r)}[v${i}]`);
   // sws_flags: bit-exact for the conversions ffmpeg inserts (synthetic-source.js says why).
-  args.push('-filter_complex', `sws_flags=${SWS_FLAGS};${[`[0:v:0]split=${preset.ladder.length}${splitOuts}`, ...rungGraphs].join(';')}`);
+  args.push('-filter_complex', `sws_flags=${SWS_FLAGS};${[`[0:v:0]split=${ladder.length}${splitOuts}`, ...rungGraphs].join(';')}`);
   if (duration !== undefined) args.push('-t', String(duration));
-  preset.ladder.forEach((r, i) => {
+  ladder.forEach((r, i) => {
     const kbps = r.bitrateKbps;
     args.push('-map', `[v${i}]`);
     if (preset.constantBitrate) args.push(`-b:v:${i}`, `${kbps}k`, `-minrate:v:${i}`, `${kbps}k`, `-maxrate:v:${i}`, `${kbps}k`, `-bufsize:v:${i}`, `${kbps}k`);
@@ -70,8 +74,9 @@ function dashEncodeArgs(preset, { outDir, inputFile, durationSeconds }) {
   args.push(
     '-c:v', 'libx264', '-profile:v', 'high', '-preset', preset.x264Preset || 'veryfast', '-pix_fmt', 'yuv420p',
     // One encoder thread: x264's frame threads with VBV (the maxrate cap above) make its rate
-    // control depend on thread timing, so two builds differed. Costs ~1.5x the build time on 2
-    // cores (the filters still use both); reproducible content is worth it (synthetic-source.js).
+    // control depend on thread timing, so two builds differed. ffmpeg 5.1 runs a process's
+    // encoders one after another on one thread, so the cores are used by running several
+    // processes, each with a share of the rungs (parallel-encode.js), not by x264's threads.
     '-threads', '1',
     '-x264-params', x264Params(preset),
     '-force_key_frames', `expr:gte(t,n_forced*${gopSeconds})`,

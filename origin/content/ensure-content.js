@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { getPreset } = require('./presets');
-const { dashEncodeArgs, runFfmpeg } = require('./encode-dash');
+const { encodeLadder } = require('./parallel-encode');
 const { writeSegmentIndex } = require('./segment-index');
 const { BUILD_RECORD, isBuilt, listContent, readBuildRecord, changedSettings } = require('./content-listing');
 
@@ -20,6 +20,8 @@ const { BUILD_RECORD, isBuilt, listContent, readBuildRecord, changedSettings } =
  * @param {number} [opts.durationSeconds]  override the preset's length
  * @param {object} [opts.overrides]    preset fields to replace (e.g. a smaller ladder for a quick test)
  * @param {boolean} [opts.force]       rebuild even if present
+ * @param {number} [opts.processes]    ffmpeg processes sharing the ladder (default: one per core, at
+ *   most 4; parallel-encode.js); the bytes are the same for any number
  * @param {(e: {phase: string, fraction?: number, message?: string}) => void} [opts.onProgress]
  * @param {AbortSignal} [opts.signal]  stops ffmpeg; the partial build is removed
  * @returns {Promise<{dir: string, built: boolean}>}
@@ -62,8 +64,11 @@ async function buildLocked(opts, preset, name, target, onProgress) {
   try {
     const durationSeconds = opts.durationSeconds ?? (opts.inputFile ? await probeDuration(opts.inputFile) : preset.durationSeconds);
     onProgress({ phase: 'encode', fraction: 0, message: `encoding ${name}: ${preset.ladder.length} rungs, ${durationSeconds} s` });
-    const args = dashEncodeArgs(preset, { outDir: temp, inputFile: opts.inputFile, durationSeconds: opts.durationSeconds });
-    await runFfmpeg(args, {
+    await encodeLadder(preset, {
+      outDir: temp,
+      inputFile: opts.inputFile,
+      durationSeconds: opts.durationSeconds,
+      processes: opts.processes,
       expectedSeconds: durationSeconds,
       signal: opts.signal,
       onProgress: (fraction) => onProgress({ phase: 'encode', fraction }),

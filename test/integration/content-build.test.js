@@ -82,6 +82,20 @@ describe('content build', () => {
     expect(partials()).toEqual([]);
   });
 
+  test('when one of the encoder processes fails, the others are stopped and the error says why', async () => {
+    // An odd width is refused by x264 at once; the other process (the 640x360 rung) would take
+    // about a minute for 180 s of video (~50 s on an idle 2-core machine), so finishing well
+    // before that means it was stopped.
+    const started = Date.now();
+    await expect(ensureContent({
+      preset: 'sample', contentDir: dir, name: 'odd-rung', durationSeconds: 180, processes: 2,
+      overrides: { ladder: [{ bitrateKbps: 300, width: 383, height: 216 }, { bitrateKbps: 700, width: 640, height: 360 }] },
+    })).rejects.toThrow(/ffmpeg failed \(exit \d+\):[\s\S]*width not divisible by 2/);
+    expect(Date.now() - started).toBeLessThan(15000);
+    expect(fs.existsSync(path.join(dir, 'odd-rung'))).toBe(false);
+    expect(partials()).toEqual([]);
+  });
+
   test('two builders of the same content at once: one encodes, the other waits and reuses it', async () => {
     const events = [];
     const opts = (tag) => ({
@@ -174,6 +188,11 @@ describe('content CLI', () => {
     const r2 = spawnSync(process.execPath, [cli, '--frobnicate'], { encoding: 'utf8' });
     expect(r2.status).toBe(2);
     expect(r2.stderr).toMatch(/frobnicate/);
+    for (const bad of ['0', '1.5', 'two']) {
+      const r3 = spawnSync(process.execPath, [cli, 'sample', '--processes', bad, '--content-dir', dir], { encoding: 'utf8' });
+      expect(r3.status).toBe(2);
+      expect(r3.stderr).toContain(`--processes must be a whole number from 1 to 64, got "${bad}"`);
+    }
   });
   test('an already built preset is skipped', () => {
     const r = spawnSync(process.execPath, [cli, 'sample', '--content-dir', dir], { encoding: 'utf8' });

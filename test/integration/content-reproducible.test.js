@@ -4,7 +4,9 @@
 // Two builds here must be byte-identical, past the first gradients scene (18 s in, whose default
 // "random" colors once made every build differ; x264's frame threads with VBV did too); and a
 // build must not depend on the CPU's SIMD: one made with ffmpeg's and x264's C code alone
-// (-cpuflags 0, no-asm), standing in for another machine, must give the same bytes.
+// (-cpuflags 0, no-asm), standing in for another machine, must give the same bytes. Nor may it
+// depend on how many ffmpeg processes shared the ladder (origin/content/parallel-encode.js): the
+// first build is one process, the second two, each encoding one rung and renumbering it.
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
@@ -36,17 +38,22 @@ function mediaHashes(out) {
   return hashes;
 }
 
-test('two builds of one preset are byte-identical', async () => {
+test('two builds of one preset are byte-identical, in one ffmpeg process or two', async () => {
   const builds = [];
-  for (const sub of ['a', 'b']) {
+  for (const [sub, processes] of [['a', 1], ['b', 2]]) {
     const contentDir = path.join(dir, sub);
     // 24 s: every scene kind of the mixed class (testsrc2, mandelbrot, life, gradients from 18 s, cellauto from 23 s).
-    const { dir: out } = await ensureContent({ preset: 'sample', contentDir, durationSeconds: 24, overrides: { ladder: SMALL_LADDER } });
+    const { dir: out } = await ensureContent({ preset: 'sample', contentDir, durationSeconds: 24, overrides: { ladder: SMALL_LADDER }, processes });
     builds.push(out);
   }
   const [a, b] = builds.map(mediaHashes);
   expect(Object.keys(a)).toHaveLength(2 * (1 + 12)); // init + 12 segments of 2 s per rung
   expect(b).toEqual(a);
+  for (const file of ['manifest.mpd', 'index.json', 'priority-0.json', 'priority-1.json']) {
+    expect(fs.readFileSync(path.join(builds[1], file), 'utf8')).toBe(fs.readFileSync(path.join(builds[0], file), 'utf8'));
+  }
+  // Nothing of the processes' own directories is left in the build.
+  expect(fs.readdirSync(builds[1]).sort()).toEqual(fs.readdirSync(builds[0]).sort());
   expect(contentBuildDigest(builds[1])).toEqual(contentBuildDigest(builds[0]));
 
   // The same encode with no assembly anywhere: ffmpeg's filters (-cpuflags 0) and x264 (no-asm).
