@@ -12,6 +12,7 @@ const { aggregateRows, pivot, formatCell, overlapsByRow, reportMetrics, GROUP_KE
 const { readRun } = require('./read-run');
 const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('./known-fixes');
 const { contentBuildNotes } = require('./content-builds');
+const { lateLinkNotes } = require('./late-link-notes');
 const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('./report-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
@@ -219,10 +220,12 @@ function writeReport(runDir, o = {}) {
   const shares = readContentShares(runDir);
   // What a transport says about some of its playbacks (a congestion control that is not
   // TCP-friendly), each sentence once.
-  // And whether the playbacks played more than one build of the content.
+  // And whether the playbacks played more than one build of the content, and which were kept
+  // with a link that ran late.
   const notes = [
     ...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean)),
     ...(scenario.throughput ? [] : contentBuildNotes(records, groups, scenario.content)),
+    ...lateLinkNotes(records, groups),
   ];
 
   const metrics = reportMetrics();
