@@ -4,7 +4,7 @@
 // directory keeps the set-aside records apart from the results (run-directory.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const { lateBeyondLimit, playUntilOnTime } = require('../../testbed/runner/late-timers');
+const { lateBeyondLimit, keptPastLimit, playUntilOnTime, DEFAULT_LATE_LIMIT_MS } = require('../../testbed/runner/late-timers');
 const { openRunDirectory } = require('../../testbed/runner/run-directory');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
 
@@ -22,15 +22,18 @@ test('a record is set aside only when it ran ok and a timer was later than the l
 test('played again until a try keeps time; each late one set aside', async () => {
   const tries = [rec(86), rec(58), rec(12)];
   const asides = [];
+  const asideTries = [];
   const lines = [];
   const out = await playUntilOnTime(async () => tries.shift(), {
-    limitMs: 50, retries: 2, label: '[1/1] x', print: (l) => lines.push(l), setAside: (r, why) => { asides.push(why); return `set-aside/x.${asides.length}.json`; },
+    limitMs: 50, retries: 2, label: '[1/1] x', print: (l) => lines.push(l), setAside: (r, why) => { asides.push(why); asideTries.push(r.lateCheck.try); return `set-aside/x.${asides.length}.json`; },
   });
   expect(out.record.counters.lateTimers.maxMs).toBe(12);
+  expect(out.record.lateCheck).toEqual({ limitMs: 50, try: 3, tries: 3 }); // the report judges it by these
   expect(out.setAside).toBe(2);
   expect(asides).toEqual(['emulator timers late up to 86.0 ms (3x), limit 50 ms', 'emulator timers late up to 58.0 ms (3x), limit 50 ms']);
   expect(lines[0]).toMatch(/\[1\/1\] x set aside: an emulator timer ran 86\.0 ms late \(limit 50 ms\).*playing it again \(1 of 2\).*set-aside\/x\.1\.json/);
   expect(lines).toHaveLength(2);
+  expect(asideTries).toEqual([1, 2]);
 });
 
 test('when every try runs late the last is kept and said so; an interruption ends the tries', async () => {
@@ -41,10 +44,30 @@ test('when every try runs late the last is kept and said so; an interruption end
   expect(out.record.counters.lateTimers.maxMs).toBe(70);
   expect(asides).toHaveLength(1);
   expect(lines[1]).toMatch(/up to 70\.0 ms, limit 50 ms\) on all 2 tries: the last is kept/);
+  expect(out.record.lateCheck).toEqual({ limitMs: 50, try: 2, tries: 2 });
+  expect(keptPastLimit(out.record)).toMatchObject({ maxMs: 70, limitMs: 50, why: "past the run's 50 ms limit on all 2 tries" });
   let calls = 0;
   const stopped = await playUntilOnTime(async () => { calls += 1; return null; }, { limitMs: 50, retries: 2, label: 'x', print: () => {}, setAside: () => 'a' });
   expect(stopped.record).toBeNull();
   expect(calls).toBe(1);
+});
+
+test('--late-limit off: one try, kept, and its record says no limit was applied', async () => {
+  let calls = 0;
+  const out = await playUntilOnTime(async () => { calls += 1; return rec(400); }, { limitMs: null, retries: 2, label: 'x', print: () => {}, setAside: () => 'a' });
+  expect(calls).toBe(1);
+  expect(out.record.lateCheck).toEqual({ limitMs: null, try: 1, tries: 3 });
+  expect(keptPastLimit(out.record)).toMatchObject({ maxMs: 400, limitMs: DEFAULT_LATE_LIMIT_MS, why: "past the lab's 50 ms limit; the run set none (--late-limit off)" });
+});
+
+test("kept past the limit: by the lab's 50 ms or the run's stricter limit, never a looser one", () => {
+  const withCheck = (maxMs, limitMs) => ({ ...rec(maxMs), lateCheck: { limitMs, try: 1, tries: 1 } });
+  expect(keptPastLimit(rec(49))).toBeNull();
+  expect(keptPastLimit(rec(51))).toMatchObject({ limitMs: 50, why: "past the lab's 50 ms limit" }); // an older record
+  expect(keptPastLimit(withCheck(30, 20))).toMatchObject({ limitMs: 20, why: "past the run's 20 ms limit on its only try" });
+  expect(keptPastLimit(withCheck(80, 100))).toMatchObject({ limitMs: 50, why: "past the lab's 50 ms limit, within the run's own 100 ms" });
+  expect(keptPastLimit(withCheck(45, 100))).toBeNull();
+  expect(keptPastLimit({ ...withCheck(80, 50), status: 'failed' })).toBeNull();
 });
 
 test('the run directory keeps set-aside records and their request logs apart from the results', () => {

@@ -25,9 +25,36 @@ function lateBeyondLimit(record, limitMs) {
 }
 
 /**
+ * The limit a kept record's link is judged by, and why it was kept anyway; null when its timers
+ * stayed within it. The lab's 50 ms, or the run's own limit where that was stricter. The runner
+ * writes the run's limit and the try into each record (lateCheck, since 2026-12-04); a record
+ * without it says nothing about how it was played, so it is judged by the lab's limit alone.
+ * The reason must be true for the run that made the record: "on all N tries" only when the run
+ * did play it N times and every try ran past its limit.
+ * @param {object} record  a playback record
+ * @returns {{maxMs: number, count: number, limitMs: number, why: string}|null}
+ */
+function keptPastLimit(record) {
+  const check = record && record.lateCheck;
+  const runLimit = check ? check.limitMs : undefined; // null: --late-limit off
+  const limitMs = typeof runLimit === 'number' ? Math.min(runLimit, DEFAULT_LATE_LIMIT_MS) : DEFAULT_LATE_LIMIT_MS;
+  const late = lateBeyondLimit(record, limitMs);
+  if (!late) return null;
+  const lab = `past the lab's ${DEFAULT_LATE_LIMIT_MS} ms limit`;
+  let why;
+  if (!check) why = lab;
+  else if (runLimit === null) why = `${lab}; the run set none (--late-limit off)`;
+  else if (late.maxMs > runLimit) why = `past the run's ${runLimit} ms limit on ${check.try === 1 ? 'its only try' : `all ${check.try} tries`}`;
+  else why = `${lab}, within the run's own ${runLimit} ms`;
+  return { ...late, limitMs, why };
+}
+
+/**
  * Plays one playback until its link kept time, at most 1 + retries times; each record whose
  * timers ran later than the limit is handed to setAside. The last one is returned whatever it
- * is (kept, with the outcome line's WARNING, when every try ran late).
+ * is (kept, with the outcome line's WARNING, when every try ran late). Every record, kept or set
+ * aside, carries lateCheck: the limit it was played under and which try it was, so the report
+ * and the outcome line judge it by what the run did, not by today's default.
  * @param {() => Promise<object|null>} play  one try; null when the run was interrupted
  * @param {object} o
  * @param {number|null} o.limitMs
@@ -39,7 +66,8 @@ function lateBeyondLimit(record, limitMs) {
  */
 async function playUntilOnTime(play, { limitMs, retries, setAside, print, label }) {
   for (let attempt = 0; ; attempt += 1) {
-    const record = await play();
+    const played = await play();
+    const record = played && { ...played, lateCheck: { limitMs, try: attempt + 1, tries: retries + 1 } };
     const late = lateBeyondLimit(record, limitMs);
     if (!late) return { record, setAside: attempt };
     if (attempt >= retries) {
@@ -51,4 +79,4 @@ async function playUntilOnTime(play, { limitMs, retries, setAside, print, label 
   }
 }
 
-module.exports = { lateBeyondLimit, playUntilOnTime, DEFAULT_LATE_LIMIT_MS, DEFAULT_LATE_RETRIES };
+module.exports = { lateBeyondLimit, keptPastLimit, playUntilOnTime, DEFAULT_LATE_LIMIT_MS, DEFAULT_LATE_RETRIES };
