@@ -30,7 +30,7 @@ test('one playback past the limit: named with its lateness, the reason its run k
 test('the reason is what the run did: its limit, none, a higher one, one try, or not recorded', () => {
   const late = (id, maxMs, lateCheck) => ({ ...rec(id, { count: 4, maxMs }), ...(lateCheck ? { lateCheck } : {}) });
   const notes = lateLinkNotes([
-    late('a1', 70, { limitMs: null, try: 1, tries: 3 }), // --late-limit off: never played again
+    late('a1', 70, { limitMs: null, try: 1, tries: 1 }), // --late-limit off: never played again
     late('a2', 80, { limitMs: 100, try: 1, tries: 3 }), // within the run's own, higher limit
     late('b1', 31, { limitMs: 20, try: 1, tries: 1 }), // a stricter run limit, --late-retries 0
     late('b2', 58, undefined), // a record from before the runner noted its limit

@@ -34,6 +34,9 @@ test('played again until a try keeps time; each late one set aside', async () =>
   expect(lines[0]).toMatch(/\[1\/1\] x set aside: an emulator timer ran 86\.0 ms late \(limit 50 ms\).*playing it again \(1 of 2\).*set-aside\/x\.1\.json/);
   expect(lines).toHaveLength(2);
   expect(asideTries).toEqual([1, 2]);
+  // A set-aside record (set-aside/*.json) read back says it was played again, not that it was kept.
+  const firstTry = { ...rec(86), lateCheck: { limitMs: 50, try: 1, tries: 3 } };
+  expect(keptPastLimit(firstTry).why).toBe("past the run's 50 ms limit on try 1 of 3, set aside and played again");
 });
 
 test('when every try runs late the last is kept and said so; an interruption ends the tries', async () => {
@@ -56,7 +59,7 @@ test('--late-limit off: one try, kept, and its record says no limit was applied'
   let calls = 0;
   const out = await playUntilOnTime(async () => { calls += 1; return rec(400); }, { limitMs: null, retries: 2, label: 'x', print: () => {}, setAside: () => 'a' });
   expect(calls).toBe(1);
-  expect(out.record.lateCheck).toEqual({ limitMs: null, try: 1, tries: 3 });
+  expect(out.record.lateCheck).toEqual({ limitMs: null, try: 1, tries: 1 });
   expect(keptPastLimit(out.record)).toMatchObject({ maxMs: 400, limitMs: DEFAULT_LATE_LIMIT_MS, why: "past the lab's 50 ms limit; the run set none (--late-limit off)" });
 });
 
@@ -65,6 +68,7 @@ test("kept past the limit: by the lab's 50 ms or the run's stricter limit, never
   expect(keptPastLimit(rec(49))).toBeNull();
   expect(keptPastLimit(rec(51))).toMatchObject({ limitMs: 50, why: "past the lab's 50 ms limit" }); // an older record
   expect(keptPastLimit(withCheck(30, 20))).toMatchObject({ limitMs: 20, why: "past the run's 20 ms limit on its only try" });
+  expect(keptPastLimit({ ...rec(30), lateCheck: { limitMs: 20, try: 3, tries: 3 } })).toMatchObject({ limitMs: 20, why: "past the run's 20 ms limit on all 3 tries" });
   expect(keptPastLimit(withCheck(80, 100))).toMatchObject({ limitMs: 50, why: "past the lab's 50 ms limit, within the run's own 100 ms" });
   expect(keptPastLimit(withCheck(45, 100))).toBeNull();
   expect(keptPastLimit({ ...withCheck(80, 50), status: 'failed' })).toBeNull();

@@ -44,6 +44,7 @@ function keptPastLimit(record) {
   let why;
   if (!check) why = lab;
   else if (runLimit === null) why = `${lab}; the run set none (--late-limit off)`;
+  else if (late.maxMs > runLimit && check.try < check.tries) why = `past the run's ${runLimit} ms limit on try ${check.try} of ${check.tries}, set aside and played again`;
   else if (late.maxMs > runLimit) why = `past the run's ${runLimit} ms limit on ${check.try === 1 ? 'its only try' : `all ${check.try} tries`}`;
   else why = `${lab}, within the run's own ${runLimit} ms`;
   return { ...late, limitMs, why };
@@ -67,7 +68,8 @@ function keptPastLimit(record) {
 async function playUntilOnTime(play, { limitMs, retries, setAside, print, label }) {
   for (let attempt = 0; ; attempt += 1) {
     const played = await play();
-    const record = played && { ...played, lateCheck: { limitMs, try: attempt + 1, tries: retries + 1 } };
+    // --late-limit off: nothing is played again, so one try is all there is.
+    const record = played && { ...played, lateCheck: { limitMs, try: attempt + 1, tries: limitMs === null ? 1 : retries + 1 } };
     const late = lateBeyondLimit(record, limitMs);
     if (!late) return { record, setAside: attempt };
     if (attempt >= retries) {
