@@ -7,9 +7,9 @@ const { keptPastLimit } = require('./late-timers');
 
 // When late timers are worth a WARNING. A handful late by under ~30 ms in a long playback happen
 // on this 2-core machine even with nothing else running and move no figure; one later than the
-// lab's 50 ms limit or the run's stricter --late-limit (keptPastLimit in late-timers.js, the rule
-// the runner sets playbacks aside by), or many late ones, mean the run competed for CPU and its
-// delays and rates were not the configured ones.
+// lab's 50 ms limit or the run's stricter --late-limit (lateBeyondLimit in late-timers.js is the
+// rule the runner sets playbacks aside by; keptPastLimit judges kept records by it), or many late
+// ones, mean the run competed for CPU and its delays and rates were not the configured ones.
 const LATE_WARN_SHARE = 0.001;
 
 function describeLateTimers(record) {
