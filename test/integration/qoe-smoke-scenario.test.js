@@ -67,6 +67,9 @@ describeAsRoot('npm run qoe -- scenarios/smoke', () => {
       expect(rec.status).toBe('ok');
       expect(rec.emulated).toBe(true);
       expect(rec.contentDigest).toBe(build);
+      // Both clocks were read around it (clock-step.js): as much time passed on each as it played.
+      expect(rec.clock.monoSeconds).toBeGreaterThan(15);
+      expect(rec.clock.wallSeconds).toBeCloseTo(rec.clock.monoSeconds, 0);
       const { qoe } = rec;
       expect(qoe.summary.playSeconds).toBeGreaterThan(15);
       expect(qoe.summary.seeks).toHaveLength(1);

@@ -13,6 +13,7 @@ const { readRun } = require('./read-run');
 const { loadKnownFixes, markCells, gitAncestry, namesFromScenario } = require('./known-fixes');
 const { contentBuildNotes } = require('./content-builds');
 const { lateLinkNotes } = require('./late-link-notes');
+const { clockStepNotes } = require('./clock-step-notes');
 const { lineChartModel, barChartModel, createChartSet, assets: chartAssets } = require('./report-charts');
 const { describeProfile } = require('../scenario/network-profile');
 const { createRateSchedule } = require('../netem/rate-schedule');
@@ -221,11 +222,12 @@ function writeReport(runDir, o = {}) {
   // What a transport says about some of its playbacks (a congestion control that is not
   // TCP-friendly), each sentence once.
   // And whether the playbacks played more than one build of the content, and which were kept
-  // with a link that ran late.
+  // with a link that ran late or a wall clock that was set.
   const notes = [
     ...new Set(records.map((r) => (transports.has(r.transportName) ? transports.get(r.transportName).reportNote(r) : null)).filter(Boolean)),
     ...(scenario.throughput ? [] : contentBuildNotes(records, groups, scenario.content)),
     ...lateLinkNotes(records, groups),
+    ...clockStepNotes(records, groups),
   ];
 
   const metrics = reportMetrics();

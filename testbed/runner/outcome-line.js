@@ -4,6 +4,7 @@
 // behind, packets were dropped outside it).
 
 const { keptPastLimit } = require('./late-timers');
+const { clockSteppedBeyondLimit } = require('./clock-step');
 
 // When late timers are worth a WARNING. A handful late by under ~30 ms in a long playback happen
 // on this 2-core machine even with nothing else running and move no figure; one later than the
@@ -68,6 +69,9 @@ function describeOutcome(r) {
   // The emulator itself fell behind (a delivery timer fired > 5 ms late): say so where it is seen.
   const late = r.counters && r.counters.lateTimers;
   if (late && late.count > 0) parts.push(describeLateTimers(r));
+  // Kept although the wall clock was set during it (every try stepped, or --late-limit off).
+  const stepped = clockSteppedBeyondLimit(r);
+  if (stepped) parts.push(`WARNING: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during the playback; its live latency holds the step`);
   // Loss nobody configured: a full socket buffer in the browser or the origin.
   const d = r.endpointDrops;
   const endpoint = d ? d.client.udp.RcvbufErrors + d.server.udp.RcvbufErrors + d.client.tun.txDropped + d.server.tun.txDropped : 0;

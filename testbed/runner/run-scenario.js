@@ -22,6 +22,7 @@ const { playbackRecord, playerConfigFor } = require('./playback-record');
 const { readRequestLog } = require('./origin-log-summary');
 const { outcomeLine } = require('./outcome-line');
 const { playUntilOnTime } = require('./late-timers');
+const { readClocks, clockStep } = require('./clock-step');
 const { codeVersion } = require('./code-version');
 const { contentShares } = require('../../origin/content/content-shares');
 const { contentBuildDigest } = require('../../origin/content/content-build-digest');
@@ -49,8 +50,12 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
   fs.rmSync(logFile, { force: true });
   const playerConfig = playerConfigFor(scenario, p);
   const startedAt = new Date();
-  const record = (outcome) => playbackRecord({
-    scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile), code, contentDigest,
+  const clocksAtStart = readClocks();
+  const record = (outcome) => ({
+    ...playbackRecord({
+      scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile), code, contentDigest,
+    }),
+    clock: clockStep(clocksAtStart, readClocks()), // did the wall clock step (clock-step.js)
   });
   try {
     return record({ played: await venue.play(p, { playerConfig, logFile, signal, onPlaying }) });
