@@ -192,6 +192,11 @@ test('the progress line of a playback warns when the emulator fell behind', () =
   expect(describeOutcome({ ...late, counters: { ...traffic, lateTimers: { count: 5, maxMs: 25 } }, lateCheck: { limitMs: 20, try: 1, tries: 1 } })).toMatch(/WARNING: .*past the run's 20 ms limit on its only try/);
   expect(describeOutcome({ ...ok, counters: { ...traffic, lateTimers: { count: 141, maxMs: 9.4 } } })).toMatch(/WARNING: emulator timers late 141x \(max 9\.4 ms\), more than 1 in 1000 packets; the machine was busy/);
   expect(describeOutcome({ status: 'failed', error: 'boom' })).toBe('FAILED: boom');
+  // A live playback's latency growth is signed: none (a few ms less at the end) is +0.0.
+  const liveOk = (g) => ({ ...ok, summary: { ...ok.summary, liveLatencyMeanSeconds: 9.7, liveLatencyGrowthSeconds: g } });
+  expect(describeOutcome(liveOk(-0.004))).toContain('live latency 9.7 s (+0.0)');
+  expect(describeOutcome(liveOk(1.26))).toContain('live latency 9.7 s (+1.3)');
+  expect(describeOutcome(liveOk(-0.5))).toContain('live latency 9.7 s (-0.5)');
   // A timeout says where the page was: stuck at the end with everything buffered is a player bug.
   const diagnostics = { labState: 'running', video: { currentTime: 149.96, duration: 150, paused: false, ended: false, readyState: 2, error: null, buffered: [[0, 149.96]] } };
   expect(describeOutcome({ status: 'failed', error: 'Timeout', diagnostics }))

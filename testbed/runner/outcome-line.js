@@ -55,7 +55,11 @@ function playbackParts(r) {
   ];
   if (s.meanSeekWaitSeconds !== null) parts.push(`seek wait ${s.meanSeekWaitSeconds.toFixed(2)} s`);
   if (s.gapJumpCount) parts.push(`${s.gapJumpCount} gap jump(s)`);
-  if (Number.isFinite(s.liveLatencyMeanSeconds)) parts.push(`live latency ${s.liveLatencyMeanSeconds.toFixed(1)} s (+${s.liveLatencyGrowthSeconds.toFixed(1)})`);
+  if (Number.isFinite(s.liveLatencyMeanSeconds)) {
+    // Signed growth; a few ms less at the end than at the start is "+0.0", not "+-0.0".
+    const grown = Number(s.liveLatencyGrowthSeconds.toFixed(1));
+    parts.push(`live latency ${s.liveLatencyMeanSeconds.toFixed(1)} s (${grown < 0 ? '' : '+'}${grown.toFixed(1)})`);
+  }
   if (r.metrics && r.metrics.linkUtilization !== null) parts.push(`link use ${(100 * r.metrics.linkUtilization).toFixed(0)} %`);
   for (const f of r.competingFlows || []) parts.push(`${f.label} (${f.ccSeen || `${f.cc}?`}) ${mbps(f.meanThroughput)} Mbit/s`);
   return parts;
