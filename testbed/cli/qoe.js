@@ -60,11 +60,11 @@ Options:
   --verbose          print each playback's processes as it starts: the origin's and
                      Chromium's PIDs and their network namespaces
   --late-limit MS    a playback during which an emulator timer ran more than MS late (a
-                     busy CPU: the link was not the configured one), or a live one during
-                     which the wall clock was set by more than ${CLOCK_STEP_LIMIT_MS} ms (its latency
-                     would hold the step), is set aside into the run directory's
-                     set-aside/ and played again (default ${DEFAULT_LATE_LIMIT_MS}; off keeps every
-                     playback)
+                     busy CPU: the link was not the configured one), or one during which
+                     the wall clock was set by more than ${CLOCK_STEP_LIMIT_MS} ms (live latency and the
+                     ABR's download timing read it), is set aside into the run
+                     directory's set-aside/ and played again (default ${DEFAULT_LATE_LIMIT_MS}; off
+                     keeps every playback)
   --late-retries N   how many times at most it is played again (default ${DEFAULT_LATE_RETRIES}); then
                      the last try is kept, with a WARNING
   --content-dir DIR  content (default ./content; the scenario's preset is built if missing)

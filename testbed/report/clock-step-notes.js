@@ -1,8 +1,9 @@
 'use strict';
-// Live playbacks kept although the wall clock was set during them. The runner plays such a
+// Playbacks kept although the wall clock was set during them. The runner plays such a
 // playback again (runner/clock-step.js); when every try stepped, or the run had --late-limit off,
 // it keeps the last with a WARNING on its progress line, and the report names it and its cell
-// above the tables: its live latency figures hold the step, not the network's doing.
+// above the tables: its live latency and the ABR's download timing hold the step, not the
+// network's doing.
 // Needs the records (clock); results.csv does not keep it.
 
 const { clockSteppedBeyondLimit } = require('../runner/clock-step');
@@ -10,7 +11,7 @@ const { clockSteppedBeyondLimit } = require('../runner/clock-step');
 /**
  * @param {object[]} records  playback records (playback-record.js)
  * @param {{label: string, ids: string[]}[]} groups  the report's cells (aggregate.js)
- * @returns {string[]} a sentence, or none when no kept live playback's clock stepped
+ * @returns {string[]} a sentence, or none when no kept playback's clock stepped
  */
 function clockStepNotes(records, groups) {
   const stepped = records.map((r) => ({ id: r.id, step: clockSteppedBeyondLimit(r) })).filter((x) => x.step);
@@ -18,7 +19,7 @@ function clockStepNotes(records, groups) {
   const ids = new Set(stepped.map((x) => x.id));
   const cells = groups.filter((g) => g.ids.some((id) => ids.has(id))).map((g) => g.label);
   const n = stepped.length;
-  return [`${n} live playback${n === 1 ? ' was' : 's were'} kept although the wall clock was set during ${n === 1 ? 'it' : 'them'}, so ${n === 1 ? 'its' : 'their'} live latency holds the step: ${stepped.map((x) => `${x.id} (${x.step.stepMs.toFixed(0)} ms)`).join('; ')}. In cell${cells.length === 1 ? '' : 's'} ${cells.join(', ')}; play ${n === 1 ? 'it' : 'them'} again to be sure.`];
+  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although the wall clock was set during ${n === 1 ? 'it' : 'them'}, so ${n === 1 ? 'its' : 'their'} live latency and the ABR's download timing hold the step: ${stepped.map((x) => `${x.id} (${x.step.stepMs.toFixed(0)} ms)`).join('; ')}. In cell${cells.length === 1 ? '' : 's'} ${cells.join(', ')}; play ${n === 1 ? 'it' : 'them'} again to be sure.`];
 }
 
 module.exports = { clockStepNotes };

@@ -9,8 +9,8 @@
 // playback and move no figure (transports-lossy, 2026-12: 0-11 late per 180 s playback, none past
 // 28 ms when quiet); past 50 ms is the CPU starved for a good part of an RTT.
 //
-// A live playback during which the wall clock was set (clock-step.js) is played again the same
-// way: its latency holds the step.
+// A playback during which the wall clock was set (clock-step.js) is played again the same way:
+// its live latency and the ABR's download timing hold the step.
 const { clockSteppedBeyondLimit, CLOCK_STEP_LIMIT_MS } = require('./clock-step');
 
 const DEFAULT_LATE_LIMIT_MS = 50;
@@ -58,13 +58,13 @@ function keptPastLimit(record) {
 function offTime(late, stepped, limitMs) {
   const parts = [];
   if (late) parts.push(`emulator timers late up to ${late.maxMs.toFixed(1)} ms (${late.count}x), limit ${limitMs} ms`);
-  if (stepped) parts.push(`the wall clock stepped ${stepped.stepMs.toFixed(0)} ms (live latency reads it), limit ${CLOCK_STEP_LIMIT_MS} ms`);
+  if (stepped) parts.push(`the wall clock stepped ${stepped.stepMs.toFixed(0)} ms (live latency and the ABR's download timing read it), limit ${CLOCK_STEP_LIMIT_MS} ms`);
   return parts.length ? parts.join('; ') : null;
 }
 
 /**
  * Plays one playback until its link kept time, at most 1 + retries times; each record whose
- * timers ran later than the limit, or (live) whose wall clock stepped, is handed to setAside. The last one is returned whatever it
+ * timers ran later than the limit, or whose wall clock stepped, is handed to setAside. The last one is returned whatever it
  * is (kept, with the outcome line's WARNING, when every try ran late). Every record, kept or set
  * aside, carries lateCheck: the limit it was played under and which try it was, so the report
  * and the outcome line judge it by what the run did, not by today's default.
@@ -89,11 +89,11 @@ async function playUntilOnTime(play, { limitMs, retries, setAside, print, label 
     if (!why) return { record, setAside: attempt };
     if (attempt >= retries) {
       if (late) print(`${label}: emulator timers ran late (up to ${late.maxMs.toFixed(1)} ms, limit ${limitMs} ms) on all ${attempt + 1} tries: the last is kept; the machine is too busy for this run`);
-      else print(`${label}: the wall clock stepped on all ${attempt + 1} tries (the last by ${stepped.stepMs.toFixed(0)} ms): the last is kept; its live latency holds the step`);
+      else print(`${label}: the wall clock stepped on all ${attempt + 1} tries (the last by ${stepped.stepMs.toFixed(0)} ms): the last is kept; its live latency and the ABR's download timing hold the step`);
       return { record, setAside: attempt };
     }
     const where = setAside(record, why);
-    const what = late ? `an emulator timer ran ${late.maxMs.toFixed(1)} ms late (limit ${limitMs} ms), so the link was not the configured one` : `the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during it, so its live latency is not the network's`;
+    const what = late ? `an emulator timer ran ${late.maxMs.toFixed(1)} ms late (limit ${limitMs} ms), so the link was not the configured one` : `the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during it, so its live latency and the ABR's download timing are not the network's`;
     print(`${label} set aside: ${what}; playing it again (${attempt + 1} of ${retries}); the record is in ${where}`);
   }
 }

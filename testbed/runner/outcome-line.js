@@ -75,7 +75,7 @@ function describeOutcome(r) {
   if (late && late.count > 0) parts.push(describeLateTimers(r));
   // Kept although the wall clock was set during it (every try stepped, or --late-limit off).
   const stepped = clockSteppedBeyondLimit(r);
-  if (stepped) parts.push(`WARNING: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during the playback; its live latency holds the step`);
+  if (stepped) parts.push(`WARNING: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during the playback; its live latency and the ABR's download timing hold the step`);
   // Loss nobody configured: a full socket buffer in the browser or the origin.
   const d = r.endpointDrops;
   const endpoint = d ? d.client.udp.RcvbufErrors + d.server.udp.RcvbufErrors + d.client.tun.txDropped + d.server.tun.txDropped : 0;
