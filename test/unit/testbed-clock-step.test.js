@@ -55,7 +55,7 @@ test('when every try stepped, or with --late-limit off, the playback is kept wit
   const lines = [];
   const out = await playUntilOnTime(async () => rec(5000), { limitMs: 50, retries: 1, label: 'x', print: (l) => lines.push(l), setAside: () => 'a' });
   expect(out.record.clock.stepMs).toBe(5000);
-  expect(lines[1]).toBe('x: the wall clock stepped on all 2 tries (the last by 5000 ms): the last is kept; its live latency and the ABR\'s download timing hold the step');
+  expect(lines[1]).toBe('x: the wall clock stepped 5000 ms on the last try the run allows (2 of 2): it is kept; its live latency and the ABR\'s download timing hold the step');
   let calls = 0;
   const off = await playUntilOnTime(async () => { calls += 1; return rec(5000); }, { limitMs: null, retries: 2, label: 'x', print: () => {}, setAside: () => 'a' });
   expect(calls).toBe(1);

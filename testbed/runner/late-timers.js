@@ -63,9 +63,9 @@ function offTime(late, stepped, limitMs) {
 }
 
 /**
- * Plays one playback until its link kept time, at most 1 + retries times; each record whose
- * timers ran later than the limit, or whose wall clock stepped, is handed to setAside. The last one is returned whatever it
- * is (kept, with the outcome line's WARNING, when every try ran late). Every record, kept or set
+ * Plays one playback until its link and clock kept time, at most 1 + retries times; each record
+ * whose timers ran later than the limit, or whose wall clock stepped, is handed to setAside. The
+ * last one is returned whatever it is (kept, with the outcome line's WARNING, when it did not). Every record, kept or set
  * aside, carries lateCheck: the limit it was played under and which try it was, so the report
  * and the outcome line judge it by what the run did, not by today's default.
  * @param {() => Promise<object|null>} play  one try; null when the run was interrupted
@@ -89,7 +89,8 @@ async function playUntilOnTime(play, { limitMs, retries, setAside, print, label 
     if (!why) return { record, setAside: attempt };
     if (attempt >= retries) {
       if (late) print(`${label}: emulator timers ran late (up to ${late.maxMs.toFixed(1)} ms, limit ${limitMs} ms) on all ${attempt + 1} tries: the last is kept; the machine is too busy for this run`);
-      else print(`${label}: the wall clock stepped on all ${attempt + 1} tries (the last by ${stepped.stepMs.toFixed(0)} ms): the last is kept; its live latency and the ABR's download timing hold the step`);
+      // Earlier tries may have been set aside for late timers instead: say only what this one did.
+      else print(`${label}: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms on the last try the run allows (${attempt + 1} of ${attempt + 1}): it is kept; its live latency and the ABR's download timing hold the step`);
       return { record, setAside: attempt };
     }
     const where = setAside(record, why);
