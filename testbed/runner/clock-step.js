@@ -1,8 +1,9 @@
 'use strict';
 // When the machine's wall clock was set during a playback. A live playback's latency is the wall
 // clock minus the stream's start minus the media time (player/qoe/live-latency.js), and the
-// origin's live edge is the wall clock too, so a step (a hypervisor or a time daemon setting the
-// clock) moves the latency by the step's size with no stall behind it: on 2026-12-06 a 6.4 s step
+// origin's live edge is the wall clock too, so a step (a VM paused and resumed has its wall clock
+// set forward by the pause, which the monotonic clocks do not count: lab-clock.js; or a time
+// daemon) moves the latency by the step's size with no stall behind it: on 2026-12-06 a 6.4 s step
 // in one of 155 ten-minute paper002 playbacks showed as 6.7 s of latency growth without
 // rebuffering. Any playback's ABR reads it too: the abandonment check times a download from
 // dash.js's request start, a wall-clock Date (player/dash/custom-abr-rule.js), so a step during
