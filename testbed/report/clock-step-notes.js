@@ -7,6 +7,7 @@
 // Needs the records (clock); results.csv does not keep it.
 
 const { clockSteppedBeyondLimit } = require('../runner/clock-step');
+const { cellsHolding } = require('./cells-holding');
 
 /**
  * @param {object[]} records  playback records (playback-record.js)
@@ -16,10 +17,8 @@ const { clockSteppedBeyondLimit } = require('../runner/clock-step');
 function clockStepNotes(records, groups) {
   const stepped = records.map((r) => ({ id: r.id, step: clockSteppedBeyondLimit(r) })).filter((x) => x.step);
   if (!stepped.length) return [];
-  const ids = new Set(stepped.map((x) => x.id));
-  const cells = groups.filter((g) => g.ids.some((id) => ids.has(id))).map((g) => g.label);
   const n = stepped.length;
-  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although the wall clock was set during ${n === 1 ? 'it' : 'them'}, so ${n === 1 ? 'its' : 'their'} live latency and the ABR's download timing hold the step: ${stepped.map((x) => `${x.id} (${x.step.stepMs.toFixed(0)} ms)`).join('; ')}. In cell${cells.length === 1 ? '' : 's'} ${cells.join(', ')}; play ${n === 1 ? 'it' : 'them'} again to be sure.`];
+  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although the wall clock was set during ${n === 1 ? 'it' : 'them'}, so ${n === 1 ? 'its' : 'their'} live latency and the ABR's download timing hold the step: ${stepped.map((x) => `${x.id} (${x.step.stepMs.toFixed(0)} ms)`).join('; ')}. In ${cellsHolding(groups, stepped.map((x) => x.id))}; play ${n === 1 ? 'it' : 'them'} again to be sure.`];
 }
 
 module.exports = { clockStepNotes };

@@ -10,6 +10,7 @@
 // Needs the records (counters.lateTimers.maxMs); results.csv keeps only the count.
 
 const { keptPastLimit } = require('../runner/late-timers');
+const { cellsHolding } = require('./cells-holding');
 
 /**
  * @param {object[]} records  playback records (playback-record.js)
@@ -19,10 +20,8 @@ const { keptPastLimit } = require('../runner/late-timers');
 function lateLinkNotes(records, groups) {
   const late = records.map((r) => ({ id: r.id, late: keptPastLimit(r) })).filter((x) => x.late);
   if (!late.length) return [];
-  const ids = new Set(late.map((x) => x.id));
-  const cells = groups.filter((g) => g.ids.some((id) => ids.has(id))).map((g) => g.label);
   const n = late.length;
-  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although emulator timers fired later than the limit (the machine was too busy), so ${n === 1 ? 'its' : 'their'} link was not exactly the configured one: ${late.map((x) => `${x.id} (up to ${x.late.maxMs.toFixed(1)} ms, ${x.late.count}x, ${x.late.why})`).join('; ')}. In cell${cells.length === 1 ? '' : 's'} ${cells.join(', ')}; play ${n === 1 ? 'it' : 'them'} again on a quieter machine to be sure.`];
+  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although emulator timers fired later than the limit (the machine was too busy), so ${n === 1 ? 'its' : 'their'} link was not exactly the configured one: ${late.map((x) => `${x.id} (up to ${x.late.maxMs.toFixed(1)} ms, ${x.late.count}x, ${x.late.why})`).join('; ')}. In ${cellsHolding(groups, late.map((x) => x.id))}; play ${n === 1 ? 'it' : 'them'} again on a quieter machine to be sure.`];
 }
 
 module.exports = { lateLinkNotes };

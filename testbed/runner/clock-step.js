@@ -12,13 +12,15 @@
 // limit is set aside and played again, as one whose emulator timers ran late is (late-timers.js).
 // The lab's own timings (segments, stalls, startup) are performance.now(), which does not step.
 
+const { labNowMs } = require('./lab-clock');
+
 // Over those 155 playbacks the two clocks otherwise agreed within 4 ms between switches; live
 // latency is reported to 0.1 s.
 const CLOCK_STEP_LIMIT_MS = 100;
 
-/** Both clocks now, in ms. */
+/** Both clocks now, in ms (labNowMs: the runner's monotonic clock, lab-clock.js). */
 function readClocks() {
-  return { wallMs: Date.now(), monoMs: performance.now() };
+  return { wallMs: Date.now(), monoMs: labNowMs() };
 }
 
 /**
