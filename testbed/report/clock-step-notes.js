@@ -6,7 +6,7 @@
 // network's doing.
 // Needs the records (clock); results.csv does not keep it.
 
-const { clockSteppedBeyondLimit } = require('../runner/clock-step');
+const { clockSteppedBeyondLimit, WALL_CLOCK_READERS } = require('../runner/clock-step');
 const { cellsHolding } = require('./cells-holding');
 
 /**
@@ -18,7 +18,7 @@ function clockStepNotes(records, groups) {
   const stepped = records.map((r) => ({ id: r.id, step: clockSteppedBeyondLimit(r) })).filter((x) => x.step);
   if (!stepped.length) return [];
   const n = stepped.length;
-  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although the wall clock was set during ${n === 1 ? 'it' : 'them'}, so ${n === 1 ? 'its' : 'their'} live latency and the ABR's download timing hold the step: ${stepped.map((x) => `${x.id} (${x.step.stepMs.toFixed(0)} ms)`).join('; ')}. In ${cellsHolding(groups, stepped.map((x) => x.id))}; play ${n === 1 ? 'it' : 'them'} again to be sure.`];
+  return [`${n} playback${n === 1 ? ' was' : 's were'} kept although the wall clock was set during ${n === 1 ? 'it' : 'them'}, so ${n === 1 ? 'its' : 'their'} ${WALL_CLOCK_READERS} hold the step: ${stepped.map((x) => `${x.id} (${x.step.stepMs.toFixed(0)} ms)`).join('; ')}. In ${cellsHolding(groups, stepped.map((x) => x.id))}; play ${n === 1 ? 'it' : 'them'} again to be sure.`];
 }
 
 module.exports = { clockStepNotes };

@@ -18,6 +18,10 @@ const { labNowMs } = require('./lab-clock');
 // latency is reported to 0.1 s.
 const CLOCK_STEP_LIMIT_MS = 100;
 
+// What a step falsifies, as every message about one names it (progress line, set-aside reason,
+// report note): one phrase, so a change of what reads the wall clock is said everywhere at once.
+const WALL_CLOCK_READERS = "live latency and the ABR's download timing";
+
 /** Both clocks now, in ms (labNowMs: the runner's monotonic clock, lab-clock.js). */
 function readClocks() {
   return { wallMs: Date.now(), monoMs: labNowMs() };
@@ -46,4 +50,4 @@ function clockSteppedBeyondLimit(record, limitMs = CLOCK_STEP_LIMIT_MS) {
   return { stepMs: record.clock.stepMs };
 }
 
-module.exports = { readClocks, clockStep, clockSteppedBeyondLimit, CLOCK_STEP_LIMIT_MS };
+module.exports = { readClocks, clockStep, clockSteppedBeyondLimit, CLOCK_STEP_LIMIT_MS, WALL_CLOCK_READERS };

@@ -11,7 +11,7 @@
 //
 // A playback during which the wall clock was set (clock-step.js) is played again the same way:
 // its live latency and the ABR's download timing hold the step.
-const { clockSteppedBeyondLimit, CLOCK_STEP_LIMIT_MS } = require('./clock-step');
+const { clockSteppedBeyondLimit, CLOCK_STEP_LIMIT_MS, WALL_CLOCK_READERS } = require('./clock-step');
 
 const DEFAULT_LATE_LIMIT_MS = 50;
 const DEFAULT_LATE_RETRIES = 2;
@@ -58,15 +58,15 @@ function keptPastLimit(record) {
 function offTime(late, stepped, limitMs) {
   const parts = [];
   if (late) parts.push(`emulator timers late up to ${late.maxMs.toFixed(1)} ms (${late.count}x), limit ${limitMs} ms`);
-  if (stepped) parts.push(`the wall clock stepped ${stepped.stepMs.toFixed(0)} ms (live latency and the ABR's download timing read it), limit ${CLOCK_STEP_LIMIT_MS} ms`);
+  if (stepped) parts.push(`the wall clock stepped ${stepped.stepMs.toFixed(0)} ms (${WALL_CLOCK_READERS} read it), limit ${CLOCK_STEP_LIMIT_MS} ms`);
   return parts.length ? parts.join('; ') : null;
 }
 
 /**
  * Plays one playback until its link and clock kept time, at most 1 + retries times; each record
  * whose timers ran later than the limit, or whose wall clock stepped, is handed to setAside. The
- * last one is returned whatever it is (kept, with the outcome line's WARNING, when it did not). Every record, kept or set
- * aside, carries lateCheck: the limit it was played under and which try it was, so the report
+ * last one is returned whatever it is (kept, with the outcome line's WARNING, when it did not).
+ * Every record, kept or set aside, carries lateCheck: the limit it was played under and which try it was, so the report
  * and the outcome line judge it by what the run did, not by today's default.
  * @param {() => Promise<object|null>} play  one try; null when the run was interrupted
  * @param {object} o
@@ -90,11 +90,11 @@ async function playUntilOnTime(play, { limitMs, retries, setAside, print, label 
     if (attempt >= retries) {
       if (late) print(`${label}: emulator timers ran late (up to ${late.maxMs.toFixed(1)} ms, limit ${limitMs} ms) on all ${attempt + 1} tries: the last is kept; the machine is too busy for this run`);
       // Earlier tries may have been set aside for late timers instead: say only what this one did.
-      else print(`${label}: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms on the last try the run allows (${attempt + 1} of ${attempt + 1}): it is kept; its live latency and the ABR's download timing hold the step`);
+      else print(`${label}: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms on the last try the run allows (${attempt + 1} of ${attempt + 1}): it is kept; its ${WALL_CLOCK_READERS} hold the step`);
       return { record, setAside: attempt };
     }
     const where = setAside(record, why);
-    const what = late ? `an emulator timer ran ${late.maxMs.toFixed(1)} ms late (limit ${limitMs} ms), so the link was not the configured one` : `the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during it, so its live latency and the ABR's download timing are not the network's`;
+    const what = late ? `an emulator timer ran ${late.maxMs.toFixed(1)} ms late (limit ${limitMs} ms), so the link was not the configured one` : `the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during it, so its ${WALL_CLOCK_READERS} are not the network's`;
     print(`${label} set aside: ${what}; playing it again (${attempt + 1} of ${retries}); the record is in ${where}`);
   }
 }

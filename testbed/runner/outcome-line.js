@@ -4,7 +4,7 @@
 // behind, packets were dropped outside it).
 
 const { keptPastLimit } = require('./late-timers');
-const { clockSteppedBeyondLimit } = require('./clock-step');
+const { clockSteppedBeyondLimit, WALL_CLOCK_READERS } = require('./clock-step');
 
 // When late timers are worth a WARNING. A handful late by under ~30 ms in a long playback happen
 // on this 2-core machine even with nothing else running and move no figure; one later than the
@@ -75,7 +75,7 @@ function describeOutcome(r) {
   if (late && late.count > 0) parts.push(describeLateTimers(r));
   // Kept although the wall clock was set during it (every try stepped, or --late-limit off).
   const stepped = clockSteppedBeyondLimit(r);
-  if (stepped) parts.push(`WARNING: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during the playback; its live latency and the ABR's download timing hold the step`);
+  if (stepped) parts.push(`WARNING: the wall clock stepped ${stepped.stepMs.toFixed(0)} ms during the playback; its ${WALL_CLOCK_READERS} hold the step`);
   // Loss nobody configured: a full socket buffer in the browser or the origin.
   const d = r.endpointDrops;
   const endpoint = d ? d.client.udp.RcvbufErrors + d.server.udp.RcvbufErrors + d.client.tun.txDropped + d.server.tun.txDropped : 0;
