@@ -87,6 +87,9 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
         // A first request logged without a peer (switch-connections.js takes one only when no
         // request with a peer came): its address cannot be checked here; mediaIn above did.
         if (e.outcome !== 'no request' && e.peerAfter === null) continue;
+        // A request from the new address cannot reach the origin before the 2 s outage ends
+        // (and a handshake after it); 0.1 s of slack for a switch timer that fired late.
+        if (e.outcome !== 'no request') expect(e.requestAfterSeconds).toBeGreaterThan(1.9);
         if (e.outcome === 'same connection') {
           expect([ipOf(e.peerBefore), ipOf(e.peerAfter)]).toEqual([e.clientIp, e.clientIp]);
         } else {

@@ -26,6 +26,8 @@ test('a QUIC connection that carries on from the new address is a migration; a n
   expect(out[0]).toMatchObject({ connectionId: 'h3-1', peerBefore: '10.77.0.2:50000', peerAfter: '10.77.0.3:50000', network: 'lte' });
   expect(out[1]).toMatchObject({ connectionId: 'h3-2', peerBefore: null, peerAfter: '10.77.0.4:41000' });
   expect(countOutcomes(out)).toEqual({ migrated: 1, 'new connection': 1, 'same connection': 1, 'no request': 1 });
+  // How long each switch's first request took to reach the origin (the aborted one at 21 s is not it).
+  expect(out.map((e) => e.requestAfterSeconds)).toEqual([3, 2, 1, null]);
 });
 
 test('connection ids are per listener: http11-1 after a switch is new if only h2-1 was used before', () => {
@@ -83,11 +85,13 @@ test('with monotonic stamps in both logs, a wall-clock step between a switch and
   const log = [
     { time: t(5), mono: 5000, listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.2:50000' },
     { time: t(24), mono: 11000, listener: 'h3', connectionId: 'h3-1', peer: '10.77.0.3:50000' },
-    { time: t(35), mono: 22000, listener: 'h3', connectionId: 'h3-2', peer: '10.77.0.4:41000' },
+    { time: t(35), mono: 22345.6, listener: 'h3', connectionId: 'h3-2', peer: '10.77.0.4:41000' },
   ];
   const out = connectionsAcrossSwitches(switches, log);
   expect(out.map((e) => e.outcome)).toEqual(['migrated', 'new connection']);
   expect(out.map((e) => e.clock)).toEqual(['mono', 'mono']);
+  // Seconds from the switch to its first request on the same (monotonic) clock, to the millisecond.
+  expect(out.map((e) => e.requestAfterSeconds)).toEqual([1, 2.346]);
   // By the wall clock alone (a log from before the origin stamped mono) the request at wall 24 s
   // falls after the second switch: the first switch would have seen no request.
   const wall = connectionsAcrossSwitches(switches.map(({ mono, ...s }) => s), log);

@@ -24,11 +24,14 @@ function commonClock(switchLog, requestLog) {
  * @param {Array<{atSeconds: number, at: string, mono?: number, network: string, clientIp: string|null}>} switchLog
  * @param {Array<{time: string, mono?: number, listener: string, connectionId: string, aborted: boolean, peer?: string}>} requestLog
  * @returns {Array<{atSeconds: number, network: string, clientIp: string|null, clock: 'mono'|'wall', connectionId: string|null,
- *   outcome: 'migrated'|'same connection'|'new connection'|'no request', peerBefore: string|null, peerAfter: string|null}>}
+ *   outcome: 'migrated'|'same connection'|'new connection'|'no request', peerBefore: string|null, peerAfter: string|null,
+ *   requestAfterSeconds: number|null}>}
  *   migrated: a connection used before the switch carried the first request after it, from the
  *   new address; new connection: that request opened one (0-RTT or not is not in the log);
  *   same connection: an old connection from the same address carried it -- over TCP, a switch
- *   back to an address the client had before lets a connection opened there carry on
+ *   back to an address the client had before lets a connection opened there carry on;
+ *   requestAfterSeconds: when that request reached the origin, in seconds after the switch (how
+ *   long the transport took to carry on: a handshake's lost packets and round trips are in it)
  */
 function connectionsAcrossSwitches(switchLog, requestLog) {
   const timed = requestLog.filter((e) => e.connectionId && e.time);
@@ -53,11 +56,12 @@ function connectionsAcrossSwitches(switchLog, requestLog) {
     const first = requests.find((r) => after(r) && ipOf(r.peer) !== null) || requests.find(after);
     // Which clock matched them, so a record says when a wall-clock step could have misled it.
     const base = { atSeconds: s.atSeconds, network: s.network, clientIp: s.clientIp || null, clock: clock.name };
-    if (!first) return { ...base, connectionId: null, outcome: 'no request', peerBefore: null, peerAfter: null };
+    if (!first) return { ...base, connectionId: null, outcome: 'no request', peerBefore: null, peerAfter: null, requestAfterSeconds: null };
+    const requestAfterSeconds = Math.round(first.ms - at) / 1000;
     const earlier = [...before].reverse().find((r) => r.key === first.key);
-    if (!earlier) return { ...base, connectionId: first.connectionId, outcome: 'new connection', peerBefore: null, peerAfter: first.peer || null };
+    if (!earlier) return { ...base, connectionId: first.connectionId, outcome: 'new connection', peerBefore: null, peerAfter: first.peer || null, requestAfterSeconds };
     const moved = ipOf(earlier.peer) !== null && ipOf(first.peer) !== null && ipOf(earlier.peer) !== ipOf(first.peer);
-    return { ...base, connectionId: first.connectionId, outcome: moved ? 'migrated' : 'same connection', peerBefore: earlier.peer || null, peerAfter: first.peer || null };
+    return { ...base, connectionId: first.connectionId, outcome: moved ? 'migrated' : 'same connection', peerBefore: earlier.peer || null, peerAfter: first.peer || null, requestAfterSeconds };
   });
 }
 
