@@ -9,6 +9,7 @@ const { readRecords } = require('../runner/run-directory');
 const { parseOnly } = require('../runner/run-plan');
 const { readRequestLog } = require('../runner/origin-log-summary');
 const { switchTimeline, DATA_BIN_BYTES } = require('../report/switch-timeline');
+const { describe } = require('../report/aggregate');
 
 const USAGE = `Usage: npm run switch-timeline -- RUN_DIR [--switch N] [--only FILTER]
 
@@ -46,10 +47,9 @@ const num = (v) => (typeof v === 'number' ? v.toFixed(2) : '-');
 
 function summaryLine(transport, timelines) {
   const parts = COLUMNS.map(([name, get]) => {
-    const v = timelines.map(get).filter((x) => typeof x === 'number');
-    if (!v.length) return `${name} -`;
-    const mean = v.reduce((a, b) => a + b, 0) / v.length;
-    return `${name} ${mean.toFixed(2)} (${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)})`;
+    const d = describe(timelines.map(get));
+    if (!d.n) return `${name} -`;
+    return `${name} ${d.mean.toFixed(2)} (${d.min.toFixed(2)}-${d.max.toFixed(2)})`;
   });
   return `${transport} (n = ${timelines.length}): ${parts.join(', ')}`;
 }
