@@ -23,6 +23,8 @@ declare -A NEED=(
   [mptcpize]=mptcpize
   # The parent-death signal that ends a browser whose launcher crashed (shared/die-with-parent.js).
   [setpriv]=util-linux
+  # Packet headers of a playback, `npm run qoe -- --capture` (testbed/netem/packet-capture.js).
+  [tcpdump]=tcpdump
 )
 # Optional: what the BPF TCP congestion controls (vegas, lia; paper 004) are built with. Without
 # them the lab works with the kernel's own congestion controls, and scenarios that ask for vegas

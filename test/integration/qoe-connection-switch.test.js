@@ -2,9 +2,11 @@
 // Connection switches as paper 002 Table 4 runs them (npm run qoe -- scenarios/switch-smoke):
 // mid-playback the client's interface changes network with a 2 s outage and a new address.
 // The old TCP connections must die, HTTP/1.1 and HTTP/2 must reconnect from the new address,
-// the new network's rate must apply, and playback must go on to the end. Needs root (CI has it).
+// the new network's rate must apply, and playback must go on to the end. Run with --capture, it
+// also checks that the packet capture lines up with the switches. Needs root (CI has it).
 const fs = require('node:fs');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { ensureContent } = require('../../origin/content/ensure-content');
 const { runScenarioByTransport } = require('../support/qoe-cli');
 const { makeLabTempDir } = require('../../shared/lab-temp-dir');
@@ -18,10 +20,12 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
   let tmp;
   const rec = {};
   const logs = {};
+  let runDir;
   beforeAll(async () => {
     await ensureContent({ preset: 'sample', contentDir: path.join(REPO, 'content') });
     tmp = makeLabTempDir('switch');
-    const got = await runScenarioByTransport('scenarios/switch-smoke', path.join(tmp, 'run'), ['--no-report']);
+    runDir = path.join(tmp, 'run');
+    const got = await runScenarioByTransport('scenarios/switch-smoke', runDir, ['--no-report', '--capture']);
     Object.assign(rec, got.records);
     Object.assign(logs, got.logs);
     for (const x of Object.values(rec)) {
@@ -119,6 +123,33 @@ describeAsRoot('npm run qoe -- scenarios/switch-smoke', () => {
         const mbps = (8 * s.bytes) / ((s.lastByte - s.requestStart - 128) * 1000);
         expect(mbps).toBeLessThan(2.4 * 1.1);
       }
+    }
+  });
+
+  test('--capture: the client\'s packets, lined up with the switch: the new address\'s first handshake is answered only after the outage, before its first request reaches the origin', () => {
+    for (const x of Object.values(rec)) {
+      expect(x.capture).toMatchObject({ file: `captures/${x.id}.pcap`, snapBytes: 128, filter: 'net 10.0.0.0/8', droppedByKernel: 0 });
+      const file = path.join(runDir, x.capture.file);
+      // -tt: seconds since 1970, the clock linkStartEpochSeconds is on
+      const lines = execFileSync('tcpdump', ['-r', file, '-n', '-tt'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20 }).trim().split('\n');
+      expect(lines.length).toBe(x.capture.packets);
+      const { atSeconds, clientIp } = x.switchLog[0]; // to LTE, the client moves to .3
+      const serverIp = clientIp.replace(/\.\d+$/, '.1');
+      const linkSeconds = (l) => Number(l.split(' ')[0]) - x.capture.linkStartEpochSeconds;
+      const syns = lines.filter((l) => l.includes(` ${clientIp}.`) && l.includes(` > ${serverIp}.`) && l.includes('Flags [S]')).map(linkSeconds);
+      const synAcks = lines.filter((l) => l.includes(` ${serverIp}.`) && l.includes(` > ${clientIp}.`) && l.includes('Flags [S.]')).map(linkSeconds);
+      process.stderr.write(`switch-smoke ${x.id} capture: ${x.capture.packets} packets; after the switch at ${atSeconds.toFixed(2)} s, SYNs from ${clientIp} at ${syns.slice(0, 4).map((t) => t.toFixed(2)).join(', ')} s, first SYN-ACK at ${synAcks.length ? synAcks[0].toFixed(2) : '-'} s\n`);
+      // The first SYN from the new address leaves after the switch and the first answer comes
+      // after the 2 s outage (50 ms for reading the wall and monotonic clocks apart) ...
+      expect(syns.length).toBeGreaterThan(0);
+      expect(syns[0]).toBeGreaterThan(atSeconds - 0.05);
+      expect(synAcks.length).toBeGreaterThan(0);
+      expect(synAcks[0]).toBeGreaterThan(Math.max(syns[0], atSeconds + 2 - 0.05));
+      // ... and before the first request from the new address reaches the origin (its request
+      // log, on the monotonic clock), which needs that handshake.
+      const first = x.switchConnections[0];
+      expect(first.outcome).toBe('new connection');
+      expect(atSeconds + first.requestAfterSeconds).toBeGreaterThan(synAcks[0] - 0.05);
     }
   });
 });

@@ -74,17 +74,22 @@ test("kept past the limit: by the lab's 50 ms or the run's stricter limit, never
   expect(keptPastLimit({ ...withCheck(80, 50), status: 'failed' })).toBeNull();
 });
 
-test('the run directory keeps set-aside records and their request logs apart from the results', () => {
+test('the run directory keeps set-aside records and their request logs and captures apart from the results', () => {
   const dir = makeLabTempDir('setaside');
   try {
     const rd = openRunDirectory(dir, { name: 's', transports: ['h2'] });
     const r = { ...rec(86), summary: {} };
     fs.writeFileSync(rd.logFile(r.id), '{"n":1}\n');
+    const capture = rd.captureFile(r.id);
+    expect(capture).toBe(path.join(dir, 'captures', 'h2.b.lan.r1.pcap'));
+    fs.writeFileSync(capture, 'pcap bytes');
     const first = rd.setAside(r, 'late 86 ms');
     expect(first).toBe(path.join(dir, 'set-aside', 'h2.b.lan.r1.1.json'));
     expect(JSON.parse(fs.readFileSync(first, 'utf8'))).toMatchObject({ id: r.id, setAside: 'late 86 ms' });
     expect(fs.readFileSync(path.join(dir, 'set-aside', 'h2.b.lan.r1.1.requests.ndjson'), 'utf8')).toBe('{"n":1}\n');
     expect(fs.existsSync(rd.logFile(r.id))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'set-aside', 'h2.b.lan.r1.1.pcap'), 'utf8')).toBe('pcap bytes');
+    expect(fs.existsSync(capture)).toBe(false);
     expect(rd.setAside(r, 'late 58 ms')).toBe(path.join(dir, 'set-aside', 'h2.b.lan.r1.2.json'));
     expect(rd.read()).toEqual([]); // not results
     rd.write(rec(12));

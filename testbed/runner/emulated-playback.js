@@ -21,6 +21,7 @@ const { labNowMs } = require('./lab-clock');
 const { outageIntervals, startSwitches } = require('./network-switches');
 const { enableMptcp } = require('../netem/mptcp');
 const { watchTcpSockets } = require('./tcp-sockets-watch');
+const { startPacketCapture } = require('../netem/packet-capture');
 
 /** Resolves with the error that fails the playback once the origin process has ended. */
 function originDeath(origin) {
@@ -40,6 +41,8 @@ function originDeath(origin) {
  * @param {string} o.logFile        where the origin appends its request log
  * @param {number} o.linkIndex      namespace-link.js's index (names and addresses of the link)
  * @param {string} o.contentDir, o.dataDir
+ * @param {{file: string, snapBytes: number}} [o.capture]  capture the client's packets into
+ *   this pcap file, page load included (packet-capture.js)
  * @param {AbortSignal} [o.signal]
  * @param {(pids: {originPid: number, serverNs: string, chromiumPid: number, clientNs: string}) => void} [o.onPlaying]
  * @returns {Promise<{qoe, throughput, competingFlows, pageErrors, console, counters, endpointDrops, countersPageLoad, switchLog, pageToLinkMs, linkStartLabMs, pageTimeOrigin, wireSeries}>}
@@ -50,9 +53,11 @@ function originDeath(origin) {
  *   (else null); competingFlows: what each of the scenario's flows did (competing-flows.js's
  *   stop()), each with the emulator's counters of its address (null without flows);
  *   tcp: the origin's TCP connections during the playback (tcp-sockets-watch.js); pathCounters:
- *   each path's counters of the playback alone (profiles with extraPaths; else null)
+ *   each path's counters of the playback alone (profiles with extraPaths; else null);
+ *   capture: with o.capture, packet-capture.js's stop() and linkStartEpochSeconds, the link
+ *   schedule's time 0 on the capture's wall clock (else null)
  */
-async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkIndex, contentDir, dataDir, signal = null, onPlaying = () => {} }) {
+async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkIndex, contentDir, dataDir, capture = null, signal = null, onPlaying = () => {} }) {
   const settings = profileToLinkSettings(p.profile, { repetition: p.repetition });
   // A profile with extra paths: one link with that many paths, and Multipath TCP over them.
   const extraPaths = settings.extraPaths || [];
@@ -65,6 +70,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
   let flows = null;
   let sockets = null;
   let congestion = null;
+  let capturing = null;
   try {
     // The page and its scripts (dash.js alone is 800 KB) load over a clean link: at paper 003's
     // 100 kbit/s they would take a minute and are not part of the experiment.
@@ -77,6 +83,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     });
     if (mptcp) enableMptcp(link);
     if (scenario.initialWindow !== undefined) setInitialWindow(link, scenario.initialWindow);
+    if (capture) capturing = await startPacketCapture({ netns: link.clientNs, file: capture.file, snapBytes: capture.snapBytes });
     origin = await startOriginInNamespace({ netns: link.serverNs, host: link.serverIp, contentDir, dataDir, logFile, mptcp });
     // Receivers listening before the page loads; the senders start with the playback.
     if (scenario.competingFlows) flows = await prepareCompetingFlows({ link, flows: scenario.competingFlows, initialWindow: scenario.initialWindow });
@@ -87,6 +94,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     let dropsBefore = null;
     // lab-clock.js: the page's times, the wire series, the competing flows and the switches are lined up on it
     let linkClockLabMs = null;
+    let linkStartEpochMs = null; // the same moment on the wall clock, which stamps a capture
     const drive = p.kind === 'throughput' ? runThroughput : runPlayback;
     const result = await drive({
       pageBase: origin.pageBase,
@@ -116,6 +124,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
           await link.paths[i + 1].configure('toServer', { ...extra.toServer, timeOriginMs: 'now' });
         }
         linkClockLabMs = labNowMs();
+        linkStartEpochMs = Date.now();
         // The origin's TCP connections (and MPTCP subflows) as the kernel counts them.
         sockets = watchTcpSockets(link.serverNs, { multipath: mptcp });
         if (flows) flows.start(linkClockLabMs);
@@ -131,6 +140,7 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
     const pathCounters = mptcp ? pathsAfter.map((c, i) => ({ path: i + 1, ...diffCounters(c, pathsBefore[i]) })) : null;
     const counters = diffCounters(mptcp ? sumCounters(pathsAfter) : await link.counters(), before);
     const endpointDrops = diffDrops(readEndpointDrops(link), dropsBefore);
+    const captured = capturing ? { ...(await capturing.stop()), linkStartEpochSeconds: linkStartEpochMs / 1000 } : null;
     return {
       qoe: result.qoe || null,
       throughput: result.throughput || null,
@@ -147,12 +157,14 @@ async function runEmulatedPlayback(p, { scenario, playerConfig, logFile, linkInd
       wireSeries: wire.finish(counters.toClient.bytesOut, result.pageTimeOrigin),
       tcp,
       pathCounters,
+      capture: captured,
     };
   } finally {
     if (wire) wire.stop();
     if (sockets) sockets.stop();
     if (switches) switches.cancel();
     if (flows) flows.kill();
+    if (capturing) await capturing.stop().catch(() => {});
     if (origin) await origin.close().catch(() => {});
     if (link) await link.close().catch(() => {});
     if (congestion) await congestion.release();

@@ -45,6 +45,8 @@ function commonFields(played) {
     // path's own counters (profiles with extraPaths).
     tcp: played.tcp || null,
     pathCounters: played.pathCounters || null,
+    // With --capture: where the client's packets are (relative to the run directory) and tcpdump's counts.
+    ...(played.capture ? { capture: played.capture } : {}),
     pageErrors: played.pageErrors.filter(Boolean),
     console: played.console.slice(0, CONSOLE_LINES_KEPT),
   };

@@ -6,9 +6,10 @@
 //                            JSON, derived metrics, emulator counters, origin log summary
 //   logs/<id>.requests.ndjson  the origin's request log for that playback
 //   results.csv              one row per playback (rewritten after every playback)
+//   captures/<id>.pcap       with --capture: the client's packet headers (packet-capture.js)
 //   content-shares.json      FDSP runs: what BP sends reliably in the content (run-scenario.js)
 //   set-aside/<id>.<n>.json  playbacks played again because the emulator's timers ran late
-//                            (late-timers.js), with their request logs; not results
+//                            (late-timers.js), with their request logs and captures; not results
 // Records are written to a temporary name and renamed, so an interrupted run never leaves a
 // half-written record that a resume would trust.
 const fs = require('node:fs');
@@ -57,11 +58,16 @@ function openRunDirectory(dir, scenario) {
     dir,
     logFile: (id) => path.join(dir, 'logs', `${id}.requests.ndjson`),
     recordFile: (id) => path.join(dir, 'playbacks', `${id}.json`),
+    /** Where a playback's capture goes (the folder is made on first use). */
+    captureFile(id) {
+      fs.mkdirSync(path.join(dir, 'captures'), { recursive: true });
+      return path.join(dir, 'captures', `${id}.pcap`);
+    },
     write(record) {
       writeAtomic(path.join(dir, 'playbacks', `${record.id}.json`), `${JSON.stringify(record)}\n`);
     },
     read: () => readRecords(dir),
-    /** Moves a record (and its request log) out of the results; returns where it went. */
+    /** Moves a record (and its request log and capture) out of the results; returns where it went. */
     setAside(record, why) {
       const aside = path.join(dir, 'set-aside');
       fs.mkdirSync(aside, { recursive: true });
@@ -71,6 +77,8 @@ function openRunDirectory(dir, scenario) {
       writeAtomic(file, `${JSON.stringify({ ...record, setAside: why })}\n`);
       const log = path.join(dir, 'logs', `${record.id}.requests.ndjson`);
       if (fs.existsSync(log)) fs.renameSync(log, path.join(aside, `${record.id}.${n}.requests.ndjson`));
+      const capture = path.join(dir, 'captures', `${record.id}.pcap`);
+      if (fs.existsSync(capture)) fs.renameSync(capture, path.join(aside, `${record.id}.${n}.pcap`));
       return file;
     },
     writeCsv(order) {

@@ -12,6 +12,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireRoot } = require('../netem/namespace-link');
+const { requireTcpdump } = require('../netem/packet-capture');
 const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { createProgressBar, formatSeconds } = require('../../origin/content/progress-bar');
 const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks } = require('./run-plan');
@@ -44,13 +45,16 @@ async function openVenue(o) {
  * Plays one playback and builds its record; null when the run was interrupted during it (an
  * interrupted playback is not a result: resume plays it again).
  */
-async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlaying, code, contentDigest }) {
+async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlaying, code, contentDigest, captureBytes }) {
   const logFile = rd.logFile(p.id);
+  const capture = captureBytes ? { file: rd.captureFile(p.id), snapBytes: captureBytes } : null;
   // A playback run again (failed before) starts a fresh log: the origin appends.
   fs.rmSync(logFile, { force: true });
   const playerConfig = playerConfigFor(scenario, p);
   const startedAt = new Date();
   const clocksAtStart = readClocks();
+  // The record names its capture relative to the run directory, which may move.
+  const relativeCapture = (played) => (played && played.capture ? { ...played, capture: { ...played.capture, file: path.relative(rd.dir, played.capture.file) } } : played);
   const record = (outcome) => ({
     ...playbackRecord({
       scenario, playback: p, emulated, playerConfig, startedAt, endedAt: new Date(), ...outcome, requestLog: readRequestLog(logFile), code, contentDigest,
@@ -58,7 +62,7 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
     clock: clockStep(clocksAtStart, readClocks()), // did the wall clock step (clock-step.js)
   });
   try {
-    return record({ played: await venue.play(p, { playerConfig, logFile, signal, onPlaying }) });
+    return record({ played: relativeCapture(await venue.play(p, { playerConfig, logFile, capture, signal, onPlaying })) });
   } catch (err) {
     if (signal && signal.aborted) return null;
     return record({ error: err });
@@ -79,6 +83,8 @@ async function playAndRecord(p, { scenario, venue, rd, emulated, signal, onPlayi
  * @param {number|null} [o.lateLimitMs]  set aside and play again a playback whose emulator timers
  *   ran later than this (late-timers.js; default null: keep every playback)
  * @param {number} [o.lateRetries]  how many times at most (default 0)
+ * @param {number} [o.captureBytes]  capture each playback's packets, this many bytes of each,
+ *   into the run directory's captures/ (emulated runs only; packet-capture.js)
  * @returns {Promise<{planned: number, ran: number, ok: number, failed: number, skipped: number, records: object[], interrupted: boolean}>}
  */
 /**
@@ -135,7 +141,10 @@ async function runScenario(o) {
   if (o.emulate) {
     requireRoot();
     refuseUnavailableCongestionControls(scenario, playbacks);
+    if (o.captureBytes) requireTcpdump();
   }
+  // The capture runs in the client namespace: loopback has none.
+  else if (o.captureBytes) throw new Error('--capture needs the link emulator (the capture runs in its client namespace): run without --no-emulation');
   // The flows run between the link's namespaces: loopback has none.
   else if (scenario.competingFlows) throw new Error(`${scenario.name} has competingFlows, which run through the link emulator only: run it without --no-emulation`);
   const rd = openRunDirectory(o.runDir, scenario);
@@ -185,7 +194,7 @@ async function runScenario(o) {
       tick.unref();
       let record;
       try {
-        ({ record } = await playUntilOnTime(() => playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code, contentDigest }), {
+        ({ record } = await playUntilOnTime(() => playAndRecord(p, { scenario, venue, rd, emulated: Boolean(o.emulate), signal, onPlaying, code, contentDigest, captureBytes: o.captureBytes }), {
           limitMs: o.lateLimitMs ?? null,
           retries: o.lateRetries ?? 0,
           setAside: rd.setAside, // uses no `this`: run-directory.js closes over its dir
