@@ -9,6 +9,7 @@ const { execFileSync } = require('node:child_process');
 const { createEmulatedLink } = require('../../testbed/netem/namespace-link');
 const { tcpConnectTimes, tcpDownload } = require('../../testbed/netem/probes');
 const { startPacketCapture } = require('../../testbed/netem/packet-capture');
+const { readPcap } = require('../../testbed/report/pcap-packets');
 
 const isRoot = process.getuid() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -61,6 +62,13 @@ describeAsRoot('packet capture in the client namespace', () => {
     expect(pcap.records).toHaveLength(got.packets);
     expect(pcap.records.every((r) => r.captured <= 96 + 20)).toBe(true); // -i any adds a 20-byte link header
     expect(pcap.records.filter((r) => r.original > 1400).length).toBeGreaterThan(150); // full segments, kept truncated
+
+    // The lab's own reader (switch-timeline reads captures with it) agrees with tcpdump's.
+    const packets = readPcap(fs.readFileSync(file));
+    expect(packets).toHaveLength(lines.length);
+    expect(packets.map((p) => `${p.src}.${p.srcPort} > ${p.dst}.${p.dstPort}: Flags [${p.flags}]`))
+      .toEqual(lines.map((l) => / (\S+ > \S+ Flags \[[^\]]+\])/.exec(l)[1]));
+    expect(packets.map((p) => p.t.toFixed(6))).toEqual(lines.map((l) => l.split(' ')[0]));
   });
 
   test('a namespace that does not exist: a clear error, and no tcpdump left running', async () => {

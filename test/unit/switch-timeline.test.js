@@ -4,6 +4,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { switchTimeline, wireAroundSwitch } = require('../../testbed/report/switch-timeline');
 const { main } = require('../../testbed/cli/switch-timeline');
+const { ipPacket, pcapFile } = require('../support/pcap-file');
 
 // A switch at 60 s on the link's clock; the page's clock runs 700 ms ahead of it (pageToLinkMs -700).
 const PAGE = 700;
@@ -48,7 +49,35 @@ test('the first segment asked for after the switch, the wire around it and the o
     firstDataSeconds: 2.9,
     originRequestSeconds: 2.84,
     originOutcome: 'new connection',
+    capture: null,
   });
+});
+
+test('with a capture: the client\'s first packet from its new address, how many it sent before the first answer, and that answer', () => {
+  // The link's time 0 at 1000 s on the capture's clock; the switch at 60 s is 1060 there.
+  const at = 1060;
+  const pkt = (dt, src, dst, length) => ({ t: at + dt, src, dst, protocol: 'udp', length, srcPort: 1, dstPort: 2, flags: null });
+  const packets = [
+    pkt(-0.5, '10.77.0.2', '10.77.0.1', 1278), // before the switch, from the old address
+    pkt(1.02, '10.77.0.3', '10.77.0.1', 1278), // the Initial's two datagrams, lost in the outage
+    pkt(1.02, '10.77.0.3', '10.77.0.1', 1278),
+    pkt(1.48, '10.77.0.3', '10.77.0.1', 1278), // resent
+    pkt(2.25, '10.77.0.1', '10.77.0.2', 1256), // the server's resend to the old address: not an answer
+    pkt(2.40, '10.77.0.3', '10.77.0.1', 1278), // resent, through
+    pkt(2.63, '10.77.0.1', '10.77.0.3', 68), // the first answer
+    pkt(2.63, '10.77.0.3', '10.77.0.1', 1278),
+  ];
+  const r = record({ capture: { file: 'captures/x.pcap', linkStartEpochSeconds: 1000 } });
+  expect(switchTimeline(r, { packets }).capture).toEqual({ firstAttemptSeconds: 1.02, attemptsBeforeAnswer: 4, firstAnswerSeconds: 2.63, firstAnswerBytes: 68 });
+  // Packets but a record without a capture (or a capture but no packets): nothing from them.
+  expect(switchTimeline(record(), { packets }).capture).toBeNull();
+  expect(switchTimeline(r).capture).toBeNull();
+  // Only up to the next switch: a later period's packets are not this switch's.
+  const two = record({
+    capture: { file: 'captures/x.pcap', linkStartEpochSeconds: 1000 },
+    switchLog: [...record().switchLog, { atSeconds: 62, network: 'wifi', clientIp: '10.77.0.2' }],
+  });
+  expect(switchTimeline(two, { packets }).capture).toEqual({ firstAttemptSeconds: 1.02, attemptsBeforeAnswer: 3, firstAnswerSeconds: null, firstAnswerBytes: null });
 });
 
 test('a request log, when given, is read instead of what the record kept (records before requestAfterSeconds have none)', () => {
@@ -95,12 +124,29 @@ describe('npm run switch-timeline', () => {
     write(record({ id: 'h3.sara.wifi.wifi-3g.r3', repetition: 3, status: 'failed' }));
     expect(main([dir, '--only', 'transport=h3'])).toBe(0);
     const lines = out.trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('h3.sara')).map((l) => l.split(/\s+/).slice(0, 8))).toEqual([
-      ['h3.sara.wifi.wifi-3g.r1', '1.02', '0.10', '2.50', '2.84', '2.90', '3.04', '7.25'],
-      ['h3.sara.wifi.wifi-3g.r2', '1.02', '0.10', '2.50', '2.94', '2.90', '3.04', '7.25'],
+    // no capture: "-" for try1 and answer
+    expect(lines.filter((l) => l.startsWith('h3.sara')).map((l) => l.split(/\s+/).slice(0, 10))).toEqual([
+      ['h3.sara.wifi.wifi-3g.r1', '1.02', '0.10', '-', '2.50', '-', '2.84', '2.90', '3.04', '7.25'],
+      ['h3.sara.wifi.wifi-3g.r2', '1.02', '0.10', '-', '2.50', '-', '2.94', '2.90', '3.04', '7.25'],
     ]);
-    expect(out).toContain('h3 (n = 2): req 1.02 (1.02-1.02), old 0.10 (0.10-0.10), reply 2.50 (2.50-2.50), origin 2.89 (2.84-2.94)');
+    expect(out).toContain('h3 (n = 2): req 1.02 (1.02-1.02), old 0.10 (0.10-0.10), try1 -, reply 2.50 (2.50-2.50), answer -, origin 2.89 (2.84-2.94)');
     expect(out).not.toContain('http11');
+  });
+
+  test('a playback\'s capture in the run directory adds try1, answer, the tries and the answer\'s bytes', () => {
+    // The link's time 0 at 1000 s on the capture's clock: the switch at 60 s is at 1060 s.
+    const udp = (sec, frac, src, dst, totalLength) => ({ sec, frac, cut: 0, bytes: ipPacket({ src, dst, protocol: 17, totalLength, srcPort: 5000, dstPort: 8444 }) });
+    fs.mkdirSync(path.join(dir, 'captures'));
+    fs.writeFileSync(path.join(dir, 'captures', 'h3.sara.wifi.wifi-3g.r1.pcap'), pcapFile({
+      linkType: 276,
+      linkBytes: 20,
+      packets: [udp(1061, 20000, '10.77.0.3', '10.77.0.1', 1278), udp(1061, 480000, '10.77.0.3', '10.77.0.1', 1278), udp(1062, 630000, '10.77.0.1', '10.77.0.3', 68)],
+    }));
+    write(record({ capture: { file: 'captures/h3.sara.wifi.wifi-3g.r1.pcap', linkStartEpochSeconds: 1000 } }));
+    expect(main([dir])).toBe(0);
+    const line = out.split('\n').find((l) => l.startsWith('h3.sara.wifi.wifi-3g.r1'));
+    expect(line.split(/\s+/).slice(0, 10)).toEqual(['h3.sara.wifi.wifi-3g.r1', '1.02', '0.10', '1.02', '2.50', '2.63', '2.84', '2.90', '3.04', '7.25']);
+    expect(line).toContain('capture: 2 tries, 68 B');
   });
 
   test('bad arguments and an empty selection: a clear error and a non-zero exit', () => {

@@ -10,6 +10,7 @@ const { parseOnly } = require('../runner/run-plan');
 const { readRequestLog } = require('../runner/origin-log-summary');
 const { switchTimeline, DATA_BIN_BYTES } = require('../report/switch-timeline');
 const { describe } = require('../report/aggregate');
+const { readPcap } = require('../report/pcap-packets');
 
 const USAGE = `Usage: npm run switch-timeline -- RUN_DIR [--switch N] [--only FILTER]
 
@@ -18,12 +19,17 @@ For each ok playback of RUN_DIR with a switch schedule: how it got going again a
   req      the player asked for its first segment after the switch (the request that completed;
            one given up on is not in the record)
   old      the old path's last downlink bytes reached the client (200 ms wire samples)
-  reply    the server's first packet on the new path reached the client, by the end of its
-           200 ms sample, with that sample's bytes (a SYN-ACK is 60)
+  reply    the link took the server's first packet after the silence, by the end of its 200 ms
+           sample, with that sample's bytes (a SYN-ACK is 60); the client gets it the one-way
+           delay later, and it may be a resend to the old address (a capture tells: answer)
   origin   the first request from the new address reached the origin (from RUN_DIR/logs/, else
            the record's switchConnections; "-" when neither has it)
   data     the first 200 ms sample with more than ${DATA_BIN_BYTES} bytes
   fb, last that segment's first and last bytes reached the player
+With a capture (npm run qoe -- --capture; else "-"), exactly, from the client's packets:
+  try1     the client's first packet from its new address (a SYN, a QUIC Initial)
+  answer   the first packet to that address, with its bytes; "tries" in the text after the
+           columns: how many packets the client had sent from it by then (resends included)
 Then per transport: mean, min and max of each.
 
 Options:
@@ -36,7 +42,9 @@ Options:
 const COLUMNS = [
   ['req', (t) => t.segment && t.segment.requestSeconds],
   ['old', (t) => t.oldPathLastSeconds],
+  ['try1', (t) => t.capture && t.capture.firstAttemptSeconds],
   ['reply', (t) => t.firstReplySeconds],
+  ['answer', (t) => t.capture && t.capture.firstAnswerSeconds],
   ['origin', (t) => t.originRequestSeconds],
   ['data', (t) => t.firstDataSeconds],
   ['fb', (t) => t.segment && t.segment.firstByteSeconds],
@@ -87,7 +95,16 @@ function main(argv) {
     for (const r of records) {
       const logFile = typeof r.requestLog === 'string' ? path.join(runDir, r.requestLog) : null;
       const requestLog = logFile && fs.existsSync(logFile) ? readRequestLog(logFile) : null;
-      const t = switchTimeline(r, { switchIndex: n - 1, requestLog });
+      const captureFile = r.capture && typeof r.capture.file === 'string' ? path.join(runDir, r.capture.file) : null;
+      let packets = null;
+      if (captureFile && fs.existsSync(captureFile)) {
+        try {
+          packets = readPcap(fs.readFileSync(captureFile));
+        } catch (err) {
+          throw new Error(`${captureFile}: ${err.message}`);
+        }
+      }
+      const t = switchTimeline(r, { switchIndex: n - 1, requestLog, packets });
       if (t) timelines.push(t);
     }
     if (!timelines.length) {
@@ -96,10 +113,11 @@ function main(argv) {
     }
     const width = Math.max(...timelines.map((t) => t.id.length));
     process.stdout.write(`switch ${n}, seconds after it (link clock)\n`);
-    process.stdout.write(`${'playback'.padEnd(width)}  ${COLUMNS.map(([c]) => c.padStart(6)).join(' ')}  reply bytes, segment\n`);
+    process.stdout.write(`${'playback'.padEnd(width)}  ${COLUMNS.map(([c]) => c.padStart(6)).join(' ')}  reply bytes, segment[, capture: tries, answer bytes]\n`);
     for (const t of timelines) {
       const seg = t.segment ? `#${t.segment.index}, ${t.segment.bytes} B` : 'none requested';
-      process.stdout.write(`${t.id.padEnd(width)}  ${COLUMNS.map(([, get]) => num(get(t)).padStart(6)).join(' ')}  ${t.firstReplyBytes ?? '-'}, ${seg}\n`);
+      const cap = t.capture ? `, capture: ${t.capture.attemptsBeforeAnswer ?? '-'} tries, ${t.capture.firstAnswerBytes ?? '-'} B` : '';
+      process.stdout.write(`${t.id.padEnd(width)}  ${COLUMNS.map(([, get]) => num(get(t)).padStart(6)).join(' ')}  ${t.firstReplyBytes ?? '-'}, ${seg}${cap}\n`);
     }
     process.stdout.write('\n');
     const byTransport = new Map();
