@@ -62,8 +62,8 @@ Options:
                      in the client namespace, page load included, the link's addresses
                      only) into the run directory's captures/<id>.pcap; the record's
                      "capture" has tcpdump's counts and linkStartEpochSeconds, the link
-                     schedule's time 0 on the capture's clock. About 40 MB per 10 min
-                     at 3 Mbit/s: capture the playbacks you need (--only)
+                     schedule's time 0 on the capture's clock. About 2 MB per 40 s at
+                     2.7 Mbit/s (30 MB per 10 min): capture the playbacks you need (--only)
   --capture-bytes N  bytes kept of each packet with --capture (default ${DEFAULT_SNAP_BYTES}: the
                      IP, TCP or UDP headers and a QUIC long header)
   --verbose          print each playback's processes as it starts: the origin's and
