@@ -18,7 +18,9 @@ For each ok playback of RUN_DIR with a switch schedule: how it got going again a
 (1 = the first), in seconds after the switch on the link's clock:
   req      the player asked for its first segment after the switch (the request that completed;
            one given up on is not in the record)
-  old      the old path's last downlink bytes reached the client (200 ms wire samples)
+  old      the link took the old path's last downlink bytes (200 ms wire samples; the
+           emulator counts a packet when it schedules its delivery, the one-way delay before
+           the client gets it)
   reply    the link took the server's first packet after the silence, by the end of its 200 ms
            sample, with that sample's bytes (a SYN-ACK is 60); the client gets it the one-way
            delay later, and it may be a resend to the old address (a capture tells: answer)
