@@ -25,12 +25,12 @@ const seconds = (ms) => Math.round(ms) / 1000;
  * The downlink around the switch, from wireSeries ([page ms, downlink bytes so far], one sample
  * per ~200 ms): when the link took the old path's last bytes, then after the silence the bin
  * holding the server's first packet (its end, and its bytes: a SYN-ACK is 60, a QUIC server
- * Initial 68 or more than 1200) and the first bin carrying data. The emulator counts a packet when it schedules
- * its delivery, so these are when the link took the packets: the client gets them the one-way
- * delay (and any queueing) later. And the wire does not know addresses: the first packet after
- * the silence can be the server's resend to the client's old address (seen in captures: two
- * 1228-byte QUIC packets 0.4 s before the first answer to the new one). A capture tells both
- * apart (captureAroundSwitch). Null fields when no silence follows.
+ * Initial 68 or more than 1200) and the first bin carrying data. The emulator counts a packet
+ * when it schedules its delivery, so these are when the link took the packets: the client gets
+ * them the one-way delay (and any queueing) later. And the wire does not know addresses: the
+ * first packet after the silence can be the server's resend to the client's old address (seen
+ * in captures: two 1228-byte QUIC packets 0.4 s before the first answer to the new one). A
+ * capture tells both apart (captureAroundSwitch). Null fields when no silence follows.
  */
 function wireAroundSwitch(series, atMs) {
   const none = { oldPathLastSeconds: null, firstReplySeconds: null, firstReplyBytes: null, firstDataSeconds: null };
