@@ -17,7 +17,7 @@ const { buildIfAbsent } = require('../../origin/content/build-if-absent');
 const { formatSeconds } = require('../../origin/content/progress-bar');
 const { EmulationUnavailableError, requireRoot } = require('../netem/namespace-link');
 const { CongestionControlUnavailableError } = require('../congestion/bpf-loader');
-const { DEFAULT_SNAP_BYTES, parseSnapBytes, requireTcpdump } = require('../netem/packet-capture');
+const { DEFAULT_SNAP_BYTES, NEEDS_EMULATION, parseSnapBytes, requireTcpdump } = require('../netem/packet-capture');
 const { exitQuietlyOnClosedStdout } = require('../../shared/exit-quietly-on-closed-stdout');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -165,7 +165,7 @@ async function main(argv) {
   let captureBytes = null;
   if (values['capture-bytes'] !== undefined && !values.capture) fail('--capture-bytes goes with --capture');
   if (values.capture) {
-    if (values['no-emulation']) fail('--capture needs the link emulator (the capture runs in its client namespace): run without --no-emulation');
+    if (values['no-emulation']) fail(NEEDS_EMULATION);
     try {
       captureBytes = values['capture-bytes'] === undefined ? DEFAULT_SNAP_BYTES : parseSnapBytes(values['capture-bytes']);
     } catch (err) {

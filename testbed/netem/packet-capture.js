@@ -20,6 +20,8 @@ const MIN_SNAP_BYTES = 68;
 const MAX_SNAP_BYTES = 262144;
 const CAPTURE_FILTER = 'net 10.0.0.0/8';
 const READY_TIMEOUT_MS = 10000;
+// The runner's refusal of --capture on loopback (said by qoe.js and by runScenario).
+const NEEDS_EMULATION = '--capture needs the link emulator (the capture runs in its client namespace): run without --no-emulation';
 const STOP_TIMEOUT_MS = 5000;
 
 /**
@@ -126,4 +128,4 @@ async function startPacketCapture({ netns, file, snapBytes = DEFAULT_SNAP_BYTES 
   };
 }
 
-module.exports = { startPacketCapture, requireTcpdump, parseCaptureSummary, parseSnapBytes, tcpdumpArgs, DEFAULT_SNAP_BYTES, CAPTURE_FILTER };
+module.exports = { NEEDS_EMULATION, startPacketCapture, requireTcpdump, parseCaptureSummary, parseSnapBytes, tcpdumpArgs, DEFAULT_SNAP_BYTES, CAPTURE_FILTER };

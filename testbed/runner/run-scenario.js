@@ -12,7 +12,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireRoot } = require('../netem/namespace-link');
-const { requireTcpdump } = require('../netem/packet-capture');
+const { NEEDS_EMULATION, requireTcpdump } = require('../netem/packet-capture');
 const { leftoverNotice } = require('../netem/leftover-namespaces');
 const { createProgressBar, formatSeconds } = require('../../origin/content/progress-bar');
 const { selectPlaybacks, remainingPlaybacks, tallyPlaybacks } = require('./run-plan');
@@ -144,7 +144,7 @@ async function runScenario(o) {
     if (o.captureBytes) requireTcpdump();
   }
   // The capture runs in the client namespace: loopback has none.
-  else if (o.captureBytes) throw new Error('--capture needs the link emulator (the capture runs in its client namespace): run without --no-emulation');
+  else if (o.captureBytes) throw new Error(NEEDS_EMULATION);
   // The flows run between the link's namespaces: loopback has none.
   else if (scenario.competingFlows) throw new Error(`${scenario.name} has competingFlows, which run through the link emulator only: run it without --no-emulation`);
   const rd = openRunDirectory(o.runDir, scenario);
