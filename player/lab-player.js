@@ -47,6 +47,16 @@ function segmentLookup(index) {
   return (url) => byName.get(segmentFileName(url));
 }
 
+/** Where the content's media ends (seconds), by the index: the latest segment end of any representation (null: no segments). */
+function mediaEndFrom(index) {
+  let end = null;
+  for (const rep of index.representations) {
+    const last = rep.segments[rep.segments.length - 1];
+    if (last && Number.isFinite(last.startTime) && Number.isFinite(last.duration)) end = Math.max(end ?? 0, last.startTime + last.duration);
+  }
+  return end;
+}
+
 /**
  * The content's segment index (sizes per segment and representation, which the ABRs read).
  * It is the lab's metadata, not part of the stream: a testbed run loads it with the page,
@@ -119,6 +129,8 @@ async function startPlayback(o) {
     // the media's end (which dash.js raises) by its target and the gap limit.
     playerReportsSeeks: true,
     endJumpWindowSeconds: player.getSettings().streaming.gaps.smallGapLimit,
+    // A live stream fires no 'ended': its end is dash.js's jump to the last frame (stalled there).
+    mediaEndSeconds: mediaEndFrom(index),
     config: {
       content: o.content, transport: o.transport, abr: o.abr, abrParams: params, seeks: o.seeks || [], stopAt: o.stopAt ?? null, keepBitrateOnSeek: Boolean(o.keepBitrateOnSeek),
       live: Boolean(o.live), ...(o.live ? { liveDelaySeconds } : {}), ...transportEntry.configFields(transport), userAgent: navigator.userAgent,
@@ -225,4 +237,4 @@ function isFatalMediaError(e) {
   return Boolean(err) && typeof err.message === 'string' && /^MEDIA_ERR_/.test(err.message) && err.code >= 1 && err.code <= 5;
 }
 
-module.exports = { startPlayback, fetchContentIndex, segmentLookup, nextSegmentUrlFrom, isFatalMediaError };
+module.exports = { startPlayback, fetchContentIndex, segmentLookup, nextSegmentUrlFrom, mediaEndFrom, isFatalMediaError };

@@ -29,8 +29,11 @@ class PlaybackRecorder {
    * @param {number} [opts.endJumpWindowSeconds]  a reported seek to the very end of on-demand media
    *   from within this many seconds of it is the player's own jump over the last gap (dash.js's
    *   streaming.gaps.smallGapLimit, 1.5 s by default: with one period dash.js reports it as a seek)
+   * @param {number} [opts.mediaEndSeconds]  where the content's media ends: the player's jump to
+   *   it ends the playback in the summary (a live stream fires no 'ended')
    */
-  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null, playerReportsSeeks = false, endJumpWindowSeconds = 1.5 }) {
+  constructor({ video, bufferLevel, now = () => performance.now(), config, transportStats = () => null, segmentFields = [], onSeek = null, liveLatency = null, playerReportsSeeks = false, endJumpWindowSeconds = 1.5, mediaEndSeconds = null }) {
+    this.mediaEndSeconds = mediaEndSeconds;
     this.playerReportsSeeks = playerReportsSeeks;
     this.endJumpWindowSeconds = endJumpWindowSeconds;
     this.liveLatency = liveLatency;
@@ -286,7 +289,7 @@ class PlaybackRecorder {
       config: this.config,
       startedAt: this.startedAtWallClock,
       summary: {
-        ...summarizePlayback(this.timeline, { now: this.now() }),
+        ...summarizePlayback(this.timeline, { now: this.now(), mediaEndSeconds: this.mediaEndSeconds }),
         ...(summarizeLiveLatency(this.liveLatencySeries) || {}),
         droppedFrames: q.droppedVideoFrames ?? null,
         decodedFrames: q.totalVideoFrames ?? null,

@@ -13,6 +13,9 @@
 //   from it until frames advance again the picture stands still or jumps, so that wait is
 //   rebuffering, an instance when it interrupted playing, however short (as any 'waiting' is;
 //   a jump whose target was buffered waits a frame or two); one that ends the media is none.
+//   A live stream fires no 'ended': there dash.js's jump to the media's end (stalled within
+//   a gap limit of it) is the end itself when the summary is told where the media ends
+//   (opts.mediaEndSeconds); without it the picture stood still until the record's end.
 //   gapJumpCount counts these; playerSeeks lists every seek of the player's own, also those during
 //   startup or a seek's wait (dash.js moving to what is buffered), whose time is those metrics'.
 // - rebuffer rate = rebuffer time / (rebuffer time + media play time).
@@ -32,6 +35,10 @@
 //   {type:'quality', t, bandwidth, representationId}   rendered quality changed
 //   {type:'segment', t, bandwidth, durationSeconds, bytes}  a media segment finished downloading
 
+// A player seek this close to the media's end is a jump to its end (dash.js lands a
+// millionth of a second before it; a frame is 33-42 ms).
+const END_TOLERANCE_SECONDS = 0.05;
+
 const STATES = Object.freeze({ IDLE: 'idle', STARTUP: 'startup', PLAYING: 'playing', STALLED: 'stalled', SEEKING: 'seeking', GAP_JUMP: 'gap-jump', PAUSED: 'paused', ENDED: 'ended' });
 
 function checkTimeline(events) {
@@ -49,10 +56,16 @@ function checkTimeline(events) {
  * @param {object[]} events  the timeline, in time order
  * @param {object} [opts]
  * @param {number} [opts.now]  the time to close open intervals at (default: the last event's t)
+ * @param {number} [opts.mediaEndSeconds]  where the media ends (media seconds): a player seek
+ *   to within END_TOLERANCE_SECONDS of it ends the playback
  * @returns {object} the QoE summary (times in seconds, bitrates in bits/s)
  */
-function summarizePlayback(events, { now } = {}) {
+function summarizePlayback(events, { now, mediaEndSeconds = null } = {}) {
   checkTimeline(events);
+  if (mediaEndSeconds !== null && !(Number.isFinite(mediaEndSeconds) && mediaEndSeconds > 0)) {
+    throw new RangeError(`mediaEndSeconds must be a positive number of seconds, got ${mediaEndSeconds}`);
+  }
+  const atMediaEnd = (to) => mediaEndSeconds !== null && Number.isFinite(to) && to >= mediaEndSeconds - END_TOLERANCE_SECONDS;
   const end = now ?? (events.length ? events[events.length - 1].t : 0);
   let state = STATES.IDLE;
   let since = 0; // when the current state began
@@ -148,6 +161,8 @@ function summarizePlayback(events, { now } = {}) {
           jump = { record, fromPlaying, ms: 0 };
           state = STATES.GAP_JUMP;
         }
+        // To the media's end: nothing more is to be played, so nothing waits (as at 'ended').
+        if (state === STATES.GAP_JUMP && atMediaEnd(record.to)) enter(STATES.ENDED, e.t);
         // During startup or a seek's wait the time is that metric's; paused or ended, nothing waits.
         break;
       }
@@ -209,4 +224,4 @@ function summarizePlayback(events, { now } = {}) {
   };
 }
 
-module.exports = { summarizePlayback, STATES };
+module.exports = { summarizePlayback, STATES, END_TOLERANCE_SECONDS };

@@ -7,6 +7,7 @@
 // every seek but its own), and the summary counts a jump's wait as rebuffering.
 const { summarizePlayback } = require('../../player/qoe/summarize-playback');
 const { PlaybackRecorder } = require('../../player/qoe/playback-recorder');
+const { mediaEndFrom } = require('../../player/lab-player');
 
 describe('summary', () => {
   // That playback's timeline, cut down: playing from 3.1 s; a jump 126.2675 -> 126.2843 at
@@ -62,6 +63,73 @@ describe('summary', () => {
     const q = summarizePlayback([{ type: 'load', t: 0 }, { type: 'playing', t: 1000 }, { type: 'playerSeek', t: 4000, from: 3, to: 3.1 }], { now: 10000 });
     expect(q.rebufferSeconds).toBeCloseTo(6, 9);
     expect(q.rebufferInstances).toBe(1);
+  });
+});
+
+describe("a live stream's end (no 'ended' event)", () => {
+  // The ends of two paper002-connswitch-live playbacks, cut down: dash.js, stalled within its
+  // gap limit of the 600 s stream's end, jumps to 599.999999; the element then waits, and either
+  // pauses 2 ms later (h2.bba2.wifi.wifi-3g.r9) or nothing follows until the record ends 1.5 ms
+  // later (h3.basic.wifi.wifi-3g.r8). Each was counted as one more stall.
+  const PAUSED_AFTER = [
+    { type: 'load', t: 0 }, { type: 'playing', t: 1000 },
+    { type: 'playerSeek', t: 601817.9, from: 599.9898, to: 599.999999 },
+    { type: 'stall', t: 601819.2 }, { type: 'pause', t: 601820.1 },
+  ];
+  const RECORD_ENDS = [
+    { type: 'load', t: 0 }, { type: 'playing', t: 1000 }, { type: 'stall', t: 508156.4 }, { type: 'playing', t: 509007.7 },
+    { type: 'playerSeek', t: 609127.9, from: 599.8658, to: 599.999999 }, { type: 'stall', t: 609129.4 },
+  ];
+
+  test("told where the media ends, the jump to it is the end: no stall, no rebuffering", () => {
+    const paused = summarizePlayback(PAUSED_AFTER, { mediaEndSeconds: 600 });
+    expect(paused.rebufferInstances).toBe(0);
+    expect(paused.rebufferSeconds).toBe(0);
+    expect(paused.state).toBe('ended');
+    expect(paused.playSeconds).toBeCloseTo(600.8179, 9);
+    expect(paused.playerSeeks).toEqual([{ t: 601817.9, from: 599.9898, to: 599.999999, during: 'playing', waitSeconds: 0, toEnd: true }]);
+    const ends = summarizePlayback(RECORD_ENDS, { mediaEndSeconds: 600 });
+    expect(ends.rebufferInstances).toBe(1); // the real stall before it
+    expect(ends.rebufferSeconds).toBeCloseTo(0.8513, 9);
+    expect(ends.playerSeeks[0]).toMatchObject({ during: 'playing', waitSeconds: 0, toEnd: true });
+  });
+
+  test('untold, the same timelines count the jump as a stall, as they were counted before', () => {
+    const paused = summarizePlayback(PAUSED_AFTER);
+    expect(paused.rebufferInstances).toBe(1);
+    expect(paused.rebufferSeconds).toBeCloseTo(0.0022, 9);
+    const ends = summarizePlayback(RECORD_ENDS);
+    expect(ends.rebufferInstances).toBe(2);
+    expect(ends.rebufferSeconds).toBeCloseTo(0.8513 + 0.0015, 9);
+  });
+
+  test('a jump short of the end by more than a frame is still a jump; a jump after a jump ends both', () => {
+    const short = summarizePlayback([
+      { type: 'load', t: 0 }, { type: 'playing', t: 1000 }, { type: 'playerSeek', t: 5000, from: 3.5, to: 599.9 }, { type: 'playing', t: 5300 },
+    ], { mediaEndSeconds: 600 });
+    expect(short.rebufferInstances).toBe(1);
+    expect(short.rebufferSeconds).toBeCloseTo(0.3, 9);
+    const twice = summarizePlayback([
+      { type: 'load', t: 0 }, { type: 'playing', t: 1000 },
+      { type: 'playerSeek', t: 5000, from: 598, to: 598.6 }, { type: 'playerSeek', t: 5400, from: 598.6, to: 599.999999 },
+    ], { mediaEndSeconds: 600, now: 9000 });
+    expect(twice.rebufferInstances).toBe(0);
+    expect(twice.playerSeeks).toEqual([
+      { t: 5000, from: 598, to: 598.6, during: 'playing', waitSeconds: null, superseded: true },
+      { t: 5400, from: 598.6, to: 599.999999, during: 'gap-jump', waitSeconds: 0.4, toEnd: true },
+    ]);
+  });
+
+  test("the page takes the media's end from the content's index: the latest segment end of any rung", () => {
+    const seg = (startTime, duration) => ({ startTime, duration });
+    expect(mediaEndFrom({ representations: [{ segments: [seg(0, 2), seg(2, 2)] }, { segments: [seg(0, 2), seg(2, 2), seg(4, 1.5)] }] })).toBe(5.5);
+    expect(mediaEndFrom({ representations: [{ segments: [] }] })).toBeNull();
+  });
+
+  test('a media end that is no positive number is refused', () => {
+    for (const bad of [0, -600, Number.NaN, Infinity, '600']) {
+      expect(() => summarizePlayback(PAUSED_AFTER, { mediaEndSeconds: bad })).toThrow(/mediaEndSeconds must be a positive number/);
+    }
   });
 });
 
@@ -174,6 +242,25 @@ describe('recorder', () => {
     video.dispatchEvent(new Event('seeking'));
     expect(types()).toEqual(['load', 'playing', 'seek']);
     expect(recorder.seekPending).toBe(true);
+  });
+
+  test("told where the media ends, its record's summary ends a live stream at the player's jump to it", () => {
+    const live = new PlaybackRecorder({ video: fakeVideo(), bufferLevel: () => 0, now: () => clock, config: {}, playerReportsSeeks: true, mediaEndSeconds: 600 });
+    live.start();
+    clock = 1000;
+    live.video.dispatchEvent(new Event('playing'));
+    live.video.currentTime = 599.9898;
+    live.video.dispatchEvent(new Event('timeupdate'));
+    clock = 601817.9;
+    live.video.currentTime = 599.999999;
+    live.video.dispatchEvent(new Event('seeking'));
+    jest.runOnlyPendingTimers();
+    clock = 601819.2;
+    live.video.dispatchEvent(new Event('waiting'));
+    const { summary } = live.toJSON();
+    live.stop();
+    expect(summary.rebufferInstances).toBe(0);
+    expect(summary.playerSeeks).toEqual([{ t: 601817.9, from: 599.9898, to: 599.999999, during: 'playing', waitSeconds: 0, toEnd: true }]);
   });
 
   test('without playerReportsSeeks every unscheduled seek is the viewer\'s (as before)', () => {
