@@ -3,7 +3,7 @@
 // plus the series a person wants to see: buffer level and bitrate over time, a per-segment log,
 // frame counters and bytes per transport. The summary is always recomputed from the timeline,
 // so the live table, window.qoe and a saved JSON can never disagree.
-const { summarizePlayback } = require('./summarize-playback');
+const { summarizePlayback, END_TOLERANCE_SECONDS } = require('./summarize-playback');
 const { fnv1a32 } = require('./fnv1a32');
 const { summarizeLiveLatency } = require('./live-latency');
 
@@ -217,7 +217,7 @@ class PlaybackRecorder {
   isJumpToEnd(to) {
     const end = this.video.duration;
     if (!Number.isFinite(end) || !Number.isFinite(to)) return false;
-    return to >= end - 0.05 && this.lastMediaTime >= end - this.endJumpWindowSeconds;
+    return to >= end - END_TOLERANCE_SECONDS && this.lastMediaTime >= end - this.endJumpWindowSeconds;
   }
 
   /** True from a seek request until a frame at the target is playing (the player's own seeks are none). */
