@@ -86,19 +86,32 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
     expect(after.MPTcpExtMPCapableSYNRX - (before.MPTcpExtMPCapableSYNRX || 0)).toBe(1);
     expect(after.MPTcpExtMPJoinSynRx - (before.MPTcpExtMPJoinSynRx || 0)).toBeGreaterThanOrEqual(1);
 
-    // Path 0 down for 3 s: the connection goes on over path 1, and keeps going once path 0 is back.
+    // Path 0 down for 4 s: the connection goes on over path 1, and keeps going once path 0 is back.
     // The client's byte counts are taken fresh (bulk.next()) where a window starts or ends.
     const bytesAtDown = (await bulk.next()).bytes;
-    await link.paths[0].configure('toClient', { ...PATH0.toClient, downIntervals: [{ fromMs: 0, toMs: 3000 }], timeOriginMs: 'now' });
-    await link.paths[0].configure('toServer', { ...PATH0.toServer, downIntervals: [{ fromMs: 0, toMs: 3000 }], timeOriginMs: 'now' });
+    const downAt = Date.now(); // taken before the outage starts, so the elapsed times below overstate it
+    await link.paths[0].configure('toClient', { ...PATH0.toClient, downIntervals: [{ fromMs: 0, toMs: 4000 }], timeOriginMs: 'now' });
+    await link.paths[0].configure('toServer', { ...PATH0.toServer, downIntervals: [{ fromMs: 0, toMs: 4000 }], timeOriginMs: 'now' });
     const p1AtDown = (await link.paths[1].counters()).toClient.bytesOut;
-    await sleep(2500);
-    const outage = { app: (await bulk.next()).bytes - bytesAtDown, path1: (await link.paths[1].counters()).toClient.bytesOut - p1AtDown };
-    process.stderr.write(`two paths: path 0 down: ${JSON.stringify(outage)} bytes in ~2.6 s\n`);
     // In order, the client gets bytes only once MPTCP has sent path 0's lost data again over path 1,
-    // which it does after path 0's retransmission timeouts: seen here 397 KB to 1.46 MB in the
-    // window, once in CI under 300 KB (from a count up to 250 ms stale). 150 KB is more than path 0's
-    // queue and round trip held, so it cannot arrive without that reinjection.
+    // which it does after path 0's retransmission timeouts: seen here 397 KB to 1.46 MB in 2.5 s,
+    // once in CI 149 KB (the timeouts fell late). 150 KB is more than path 0's queue and round trip
+    // held, so it cannot arrive without that reinjection. The count is read until it passes 150 KB or
+    // 3.4 s have gone (a read waits up to 250 ms for the client's next report); the last count must
+    // have been read while path 0 was still down (4 s).
+    // Path 1's count (over 300 KB) is read in the same turns.
+    let appBytes = 0;
+    let path1Bytes = 0;
+    let appAt = 0;
+    do {
+      await sleep(250);
+      appBytes = (await bulk.next()).bytes - bytesAtDown;
+      appAt = Date.now();
+      path1Bytes = (await link.paths[1].counters()).toClient.bytesOut - p1AtDown;
+    } while ((appBytes <= 150000 || path1Bytes <= 300000) && appAt - downAt < 3400);
+    const outage = { app: appBytes, path1: path1Bytes, ms: appAt - downAt };
+    process.stderr.write(`two paths: path 0 down: ${JSON.stringify(outage)} (bytes, ms since path 0 went down)\n`);
+    expect(outage.ms).toBeLessThan(4000);
     expect(outage.app).toBeGreaterThan(150000);
     expect(outage.path1).toBeGreaterThan(300000);
     await sleep(3500);
