@@ -115,7 +115,8 @@ describeAsRoot('two emulated paths and MPTCP over them', () => {
     expect(outage.app).toBeGreaterThan(150000);
     expect(outage.path1).toBeGreaterThan(300000);
     // The loop above ends anywhere from 0.25 s to 3.4 s into the outage, so the window after it is
-    // timed from downAt: it starts 1 s after path 0 is back (downAt overstates the outage's start).
+    // timed from downAt: it starts just under 1 s after path 0 is back (downAt was read just before
+    // the outage was configured, so the outage ends a little after downAt + 4 s).
     await sleep(Math.max(0, downAt + 5000 - Date.now()));
     const bytesBack = (await bulk.next()).bytes;
     await sleep(1500);
